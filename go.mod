@@ -1,0 +1,3 @@
+module github.com/bananaqr/bananaqr
+
+go 1.26
