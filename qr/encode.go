@@ -1,0 +1,188 @@
+package qr
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+)
+
+// Options tunes Encode. The zero value asks for level M with boosting.
+type Options struct {
+	// Level is the least error correction level (the zero value is M).
+	Level Level
+	// NoBoost keeps Level as it is. Otherwise the level is raised as far as the data still
+	// fits the same version, which costs nothing in size and makes the symbol sturdier.
+	NoBoost bool
+}
+
+// TooLongError is the error of a text that does not fit the largest symbol, version 40, at
+// the level asked for.
+type TooLongError struct {
+	Len   int   // the text's length in bytes
+	Max   int   // the most bytes of such text that fit in byte mode at Level
+	Level Level // the level asked for
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("qr: text of %d bytes does not fit a QR Code at level %s; at most %d bytes fit", e.Len, e.Level, e.Max)
+}
+
+// ErrInvalidUTF8 is the error of a text that is not valid UTF-8: the encoder declares all
+// non-ASCII text as UTF-8, so other bytes could not be read back.
+var ErrInvalidUTF8 = errors.New("qr: text is not valid UTF-8")
+
+// maxTextLen is the longest text that could fit any symbol: 7089 digits at version 40-L.
+const maxTextLen = 7089
+
+// Encode returns the smallest QR Code symbol that holds text at opts.Level (ISO/IEC 18004:2015):
+// text is split into the shortest mix of numeric, alphanumeric and byte segments; when it is
+// not pure ASCII, an ECI designator declares it UTF-8. It returns a *TooLongError when the text
+// does not fit version 40, and ErrInvalidUTF8 when text is not UTF-8.
+func Encode(text string, opts Options) (*Symbol, error) {
+	if !opts.Level.valid() {
+		return nil, fmt.Errorf("qr: invalid error correction level %d", uint8(opts.Level))
+	}
+	ascii := isASCII(text)
+	if !ascii && !utf8.ValidString(text) {
+		return nil, ErrInvalidUTF8
+	}
+	e := encoders.Get().(*encoder)
+	defer encoders.Put(e)
+	v, bits := e.segment(text, ascii, opts.Level)
+	if v == 0 {
+		return nil, tooLong(len(text), ascii, opts.Level)
+	}
+	level := opts.Level
+	if !opts.NoBoost {
+		for _, stronger := range levelsByStrength[level.rank()+1:] {
+			if bits > dataCodewords(v, stronger)*8 {
+				break
+			}
+			level = stronger
+		}
+	}
+	e.data = appendDataCodewords(e.data[:0], e.segs, v, level)
+	return e.symbol(v, level, -1), nil
+}
+
+func tooLong(n int, ascii bool, l Level) *TooLongError {
+	header := 4 + charCountBits(modeByte, maxVersion)
+	if !ascii {
+		header += segment{mode: modeECI}.bitLen(maxVersion)
+	}
+	return &TooLongError{Len: n, Max: (dataCodewords(maxVersion, l)*8 - header) / 8, Level: l}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// An encoder holds the scratch memory of one encode; encoders are pooled so that an encode
+// allocates little more than its Symbol.
+type encoder struct {
+	segs           []segment
+	trace          []byte   // the optimal segmentation's choices
+	data           []byte   // data codewords
+	codewords      []byte   // the final interleaved codeword sequence
+	ecc            []byte   // error correction codewords, block after block
+	matrix         []uint64 // the data modules before masking
+	matrixT        []uint64 // matrix, transposed
+	cand, candT    []uint64 // a masked candidate and its transpose, padded with light rows
+	transposeBlock [64]uint64
+}
+
+var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+// versionGroups are the version ranges that share character count indicator lengths
+// (ISO/IEC 18004:2015 Table 3), within which one segmentation is optimal for all versions.
+var versionGroups = [3][2]int{{1, 9}, {10, 26}, {27, 40}}
+
+// segment finds the smallest version that holds text at level l, leaving the text's optimal
+// segments for that version in e.segs. It returns the version and the length of the bit
+// stream, or version 0 when the text does not fit.
+func (e *encoder) segment(text string, ascii bool, l Level) (version, bits int) {
+	if len(text) > maxTextLen {
+		return 0, 0
+	}
+	// A bound below which no segmentation can go: every byte in its cheapest mode, no
+	// headers. It skips the version groups that cannot hold the text.
+	least := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case isDigit(c):
+			least += sixthsPerDigit
+		case alphanumericValue[c] >= 0:
+			least += sixthsPerAlphanumeric
+		default:
+			least += sixthsPerByte
+		}
+	}
+	e.trace = resizeBytes(e.trace, 3*len(text))
+	for _, g := range versionGroups {
+		if least > dataCodewords(g[1], l)*8*6 {
+			continue
+		}
+		e.segs = e.segs[:0]
+		if !ascii {
+			e.segs = append(e.segs, segment{mode: modeECI})
+		}
+		e.segs = appendOptimalSegments(e.segs, text, g[0], e.trace)
+		bits := streamBits(e.segs, g[0])
+		if bits < 0 {
+			continue
+		}
+		for v := g[0]; v <= g[1]; v++ {
+			if bits <= dataCodewords(v, l)*8 {
+				return v, bits
+			}
+		}
+	}
+	return 0, 0
+}
+
+// symbol builds the version v symbol at level l from the data codewords in e.data, with data
+// mask pattern mask, or the best one when mask is -1.
+func (e *encoder) symbol(v int, l Level, mask int) *Symbol {
+	p := planFor(v)
+	e.codewords, e.ecc = appendCodewords(e.codewords[:0], e.data, v, l, e.ecc)
+
+	// Place the codewords, most significant bit first, in the data modules (7.7.3); the
+	// remainder bits after them stay light.
+	e.matrix = resize(e.matrix, p.words())
+	for k, c := range e.codewords {
+		for j, at := range p.order[8*k : 8*k+8] {
+			e.matrix[at>>6] |= uint64(c>>(7-j)&1) << (at & 63)
+		}
+	}
+	if mask < 0 {
+		e.matrixT = resize(e.matrixT, p.words())
+		transposeBitmap(e.matrixT, e.matrix, p.size, p.stride, &e.transposeBlock)
+		mask = e.chooseMask(p, l)
+	}
+	s := &Symbol{version: v, level: l, mask: mask, size: p.size, stride: p.stride, modules: make([]uint64, p.words())}
+	p.draw(s.modules, e.matrix, p.pattern, p.mask[mask], l, mask, false)
+	return s
+}
+
+// resize returns a zeroed slice of n words, reusing s when it is large enough.
+func resize(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func resizeBytes(s []byte, n int) []byte {
+	if cap(s) < n {
+		return make([]byte, n)
+	}
+	return s[:n]
+}

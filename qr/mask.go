@@ -1,0 +1,224 @@
+package qr
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Penalty points of the four rules that rate a masked symbol (ISO/IEC 18004:2015 7.8.3,
+// Table 11): N1 for each run of five or more modules of one colour in a row or column, plus
+// one per module beyond five; N2 for each 2×2 block of one colour; N3 for each finder-like
+// pattern 1:1:3:1:1 with four light modules on one side; N4 for each 5% by which the share of
+// dark modules strays from 50%.
+//
+// The rules are scored as Nayuki's qrcodegen scores them, which is what the standard means:
+// on the symbol with the format information of the candidate mask drawn; a finder-like pattern
+// may be scaled (n:n:3n:n:n, its light sides at least n and 4n) and its runs must be exact;
+// the area outside the symbol counts as light.
+const (
+	penaltyN1 = 3
+	penaltyN2 = 3
+	penaltyN3 = 40
+	penaltyN4 = 10
+)
+
+// pad is the number of light rows kept above and below a candidate matrix: rule 3 looks up to
+// four modules past the edge of the symbol, into the quiet zone.
+const pad = 4
+
+// maxSize is the number of modules on a side of the largest symbol.
+const maxSize = 4*maxVersion + 17
+
+// chooseMask returns the data mask with the fewest penalty points for the data modules in
+// matrix (and its transpose matrixT) at level l; ties go to the lower mask number
+// (ISO/IEC 18004:2015 7.8.3). It uses e.cand and e.candT as scratch.
+func (e *encoder) chooseMask(p *plan, l Level) int {
+	words := (p.size + 2*pad) * p.stride
+	e.cand = resize(e.cand, words)
+	e.candT = resize(e.candT, words)
+	best, bestPoints := 0, math.MaxInt
+	for m := range 8 {
+		// The parts of the score are added from the cheapest; as none is negative, a mask is
+		// dropped as soon as it cannot beat the best so far.
+		dark := p.draw(e.cand[pad*p.stride:], e.matrix, p.pattern, p.mask[m], l, m, false)
+		points := balancePenalty(dark, p.size*p.size)
+		if points += blockPenalty(e.cand, p); points >= bestPoints {
+			continue
+		}
+		if points += linePenalty(e.cand, p); points >= bestPoints {
+			continue
+		}
+		p.draw(e.candT[pad*p.stride:], e.matrixT, p.patternT, p.maskT[m], l, m, true)
+		if points += linePenalty(e.candT, p); points < bestPoints {
+			best, bestPoints = m, points
+		}
+	}
+	return best
+}
+
+// draw writes to dst the symbol with data modules data under mask pattern mask, function
+// patterns pattern, and the format information of level l and mask m, transposed or not, and
+// returns the number of dark modules.
+func (p *plan) draw(dst, data, pattern, mask []uint64, l Level, m int, transposed bool) (dark int) {
+	dst = dst[:len(data)]
+	for i := range dst {
+		dst[i] = pattern[i] | (data[i] ^ mask[i])
+	}
+	f := formatBits(l, m)
+	for i, at := range p.format {
+		if f>>i&1 != 0 {
+			for _, j := range at {
+				if transposed {
+					j = p.transpose(j)
+				}
+				setBit(dst, int(j))
+			}
+		}
+	}
+	for _, w := range dst {
+		dark += bits.OnesCount64(w)
+	}
+	return dark
+}
+
+// transpose maps the bit index of the module at (x, y) to that of the module at (y, x).
+func (p *plan) transpose(i int32) int32 {
+	row := int32(p.stride * 64)
+	return i%row*row + i/row
+}
+
+// balancePenalty returns the rule 4 points for dark modules out of total: N4 for each full 5%
+// by which the dark share strays from 50%, that is the least k with
+// (45−5k)% ≤ dark/total ≤ (55+5k)%.
+func balancePenalty(dark, total int) int {
+	k := (abs(dark*20-total*10)+total-1)/total - 1
+	return k * penaltyN4
+}
+
+// blockPenalty returns the rule 2 points of the padded candidate m: N2 for each 2×2 block of
+// modules of one colour, overlapping blocks counted separately.
+func blockPenalty(m []uint64, p *plan) int {
+	s := p.stride
+	last := uint64(1) << ((p.size - 1) % 64) // no block starts in the last column
+	blocks := 0
+	for y := pad; y < pad+p.size-1; y++ {
+		a, b := m[y*s:(y+1)*s], m[(y+1)*s:(y+2)*s]
+		for w := range s {
+			var aNext, bNext uint64 // the modules one column to the right
+			aNext, bNext = a[w]>>1, b[w]>>1
+			if w+1 < s {
+				aNext |= a[w+1] << 63
+				bNext |= b[w+1] << 63
+			}
+			same := ^(a[w] ^ b[w]) & ^(a[w] ^ aNext) & ^(aNext ^ bNext) & p.columns[w]
+			if w == s-1 {
+				same &^= last
+			}
+			blocks += bits.OnesCount64(same)
+		}
+	}
+	return blocks * penaltyN2
+}
+
+// linePenalty returns the rule 1 and rule 3 points of the columns of the padded candidate m
+// (of the rows, when m is a transposed matrix). It works on 64 columns at once: word w of
+// each row holds columns 64w to 64w+63.
+func linePenalty(m []uint64, p *plan) (points int) {
+	n, s := p.size, p.stride
+	var col [maxSize + 2*pad]uint64
+	for w := range s {
+		for y := range n + 2*pad {
+			col[y] = m[y*s+w]
+		}
+		valid := p.columns[w]
+		r := col[pad : pad+n]
+
+		// Rule 1: alike marks rows y and y+1 alike; four in a row make a window of five alike
+		// modules. A run of length L ≥ 5 holds L−4 such windows and scores N1 + (L−5), that
+		// is its windows plus N1−1 once, at the window where it starts.
+		var a1, a2, a3, prev uint64
+		for y := 0; y+1 < n; y++ {
+			alike := ^(r[y] ^ r[y+1]) & valid
+			if y >= 3 {
+				run := a1 & a2 & a3 & alike // rows y−3 to y+1 alike
+				points += bits.OnesCount64(run) + (penaltyN1-1)*bits.OnesCount64(run&^prev)
+				prev = run
+			}
+			a1, a2, a3 = a2, a3, alike
+		}
+
+		// Rule 3 for unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
+		// both sides (exact runs), and four light rows before or after.
+		var scaled uint64 // columns that may hold a pattern of unit 2 or more
+		for s := 0; s+7 <= n; s++ {
+			c := col[pad+s-4 : pad+s+11] // c[4] is row s
+			core := c[4] &^ c[5] & c[6] & c[7] & c[8] &^ c[9] & c[10] &^ c[3] &^ c[11]
+			if core != 0 {
+				before := ^(c[0] | c[1] | c[2])
+				after := ^(c[12] | c[13] | c[14])
+				points += penaltyN3 * (bits.OnesCount64(core&before) + bits.OnesCount64(core&after))
+			}
+		}
+		// A pattern of unit n ≥ 2 has a dark run of exactly 3n: 6, 9, or 12 or more. Columns
+		// with such a run are rare; they are scored one module at a time.
+		for s := 0; s+6 <= n; s++ {
+			c := col[pad+s-1 : pad+s+10]                           // c[1] is row s
+			six := c[1] & c[2] & c[3] & c[4] & c[5] & c[6] &^ c[0] // a dark run of 6+ starts at s
+			if six != 0 {
+				scaled |= six&^c[7] | six&c[7]&c[8]&c[9] // exactly 6, or 9 or more
+			}
+		}
+		for scaled != 0 {
+			b := bits.TrailingZeros64(scaled)
+			scaled &^= 1 << b
+			points += penaltyN3 * scaledFinderPatterns(col[:n+2*pad], b, n)
+		}
+	}
+	return points
+}
+
+// scaledFinderPatterns counts the finder-like patterns of unit 2 or more along bit b of the
+// padded column col of a symbol of n modules, following the runs of one colour.
+func scaledFinderPatterns(col []uint64, b, n int) (count int) {
+	var runs [7]int // the lengths of the latest runs, latest first; runs[0] ends in light
+	push := func(length int) {
+		if runs[0] == 0 {
+			length += n // the first run is light and extends into the quiet zone
+		}
+		copy(runs[1:], runs[:6])
+		runs[0] = length
+	}
+	patterns := func() int {
+		u := runs[1]
+		if u < 2 || runs[2] != u || runs[3] != 3*u || runs[4] != u || runs[5] != u {
+			return 0
+		}
+		k := 0
+		if runs[0] >= 4*u && runs[6] >= u {
+			k++
+		}
+		if runs[6] >= 4*u && runs[0] >= u {
+			k++
+		}
+		return k
+	}
+	dark, length := false, 0
+	for y := range n {
+		d := col[pad+y]>>b&1 != 0
+		if d == dark {
+			length++
+			continue
+		}
+		push(length)
+		if !dark {
+			count += patterns()
+		}
+		dark, length = d, 1
+	}
+	if dark {
+		push(length)
+		length = 0
+	}
+	push(length + n) // the light run at the end extends into the quiet zone
+	return count + patterns()
+}

@@ -1,0 +1,226 @@
+package qr
+
+import "sync"
+
+// A plan is everything about a version's symbol that does not depend on the data: where the
+// function patterns are and what they look like, the order in which codewords fill the
+// remaining modules, and the eight mask patterns over those modules. It is built once per
+// version and shared by every encode.
+//
+// Matrices are bitmaps of size rows of stride words; bit x%64 of word y*stride+x/64 is the
+// module in column x of row y, 1 for dark. The transposed copies (suffix T) hold column x as
+// row x, so that the penalty rules can treat rows and columns alike.
+type plan struct {
+	version int
+	size    int
+	stride  int
+
+	function []uint64     // 1 for the modules of function patterns and format/version information
+	pattern  []uint64     // the function patterns' dark modules; format information left light
+	patternT []uint64     // pattern, transposed
+	mask     [8][]uint64  // each data mask pattern over the data modules (7.8.2)
+	maskT    [8][]uint64  // mask, transposed
+	order    []uint16     // the data modules in placement order, as bit indices (7.7.3)
+	format   [15][2]int32 // the bit indices of the two copies of each format information bit
+	columns  []uint64     // per word of a row: 1 for the bits that are modules of the symbol
+}
+
+var plans [maxVersion + 1]struct {
+	once sync.Once
+	plan *plan
+}
+
+// planFor returns the plan of version v, building it on first use.
+func planFor(v int) *plan {
+	p := &plans[v]
+	p.once.Do(func() { p.plan = newPlan(v) })
+	return p.plan
+}
+
+func (p *plan) index(x, y int) int { return y*p.stride*64 + x }
+
+func setBit(m []uint64, i int)   { m[i>>6] |= 1 << (i & 63) }
+func clearBit(m []uint64, i int) { m[i>>6] &^= 1 << (i & 63) }
+func bit(m []uint64, i int) bool { return m[i>>6]>>(i&63)&1 != 0 }
+
+func (p *plan) words() int               { return p.size * p.stride }
+func (p *plan) bitmap() []uint64         { return make([]uint64, p.words()) }
+func (p *plan) isFunction(x, y int) bool { return bit(p.function, p.index(x, y)) }
+
+func newPlan(v int) *plan {
+	size := symbolSize(v)
+	p := &plan{version: v, size: size, stride: (size + 63) / 64}
+	p.function, p.pattern, p.patternT = p.bitmap(), p.bitmap(), p.bitmap()
+	p.columns = make([]uint64, p.stride)
+	for x := range size {
+		p.columns[x/64] |= 1 << (x % 64)
+	}
+	draw := func(x, y int, dark bool) {
+		setBit(p.function, p.index(x, y))
+		if dark {
+			setBit(p.pattern, p.index(x, y))
+			setBit(p.patternT, p.index(y, x))
+		} else {
+			clearBit(p.pattern, p.index(x, y))
+			clearBit(p.patternT, p.index(y, x))
+		}
+	}
+
+	// Timing patterns: row and column 6 alternate dark and light, dark first (6.3.5).
+	for i := range size {
+		draw(6, i, i%2 == 0)
+		draw(i, 6, i%2 == 0)
+	}
+	// Finder patterns with their separators, in three corners (6.3.3, 6.3.4): concentric
+	// squares of 7, 5 and 3 modules, dark, light, dark, in a light border.
+	for _, c := range [3][2]int{{3, 3}, {size - 4, 3}, {3, size - 4}} {
+		for dy := -4; dy <= 4; dy++ {
+			for dx := -4; dx <= 4; dx++ {
+				x, y := c[0]+dx, c[1]+dy
+				if 0 <= x && x < size && 0 <= y && y < size {
+					d := max(abs(dx), abs(dy))
+					draw(x, y, d != 2 && d != 4)
+				}
+			}
+		}
+	}
+	// Alignment patterns: 5×5, dark ring, light ring, dark centre, wherever they do not
+	// overlap a finder pattern (6.3.6).
+	centres := alignmentCentres(v)
+	for i, cy := range centres {
+		for j, cx := range centres {
+			if i == 0 && j == 0 || i == 0 && j == len(centres)-1 || i == len(centres)-1 && j == 0 {
+				continue
+			}
+			for dy := -2; dy <= 2; dy++ {
+				for dx := -2; dx <= 2; dx++ {
+					draw(cx+dx, cy+dy, max(abs(dx), abs(dy)) != 1)
+				}
+			}
+		}
+	}
+	// Format information: reserved now, drawn per mask (7.9.1). Bits 0–7 of the first copy
+	// run up column 8, bits 8–14 left along row 8, skipping the timing patterns; the second
+	// copy runs left along row 8 from the right edge (0–7) and down column 8 to the bottom
+	// (8–14). The module above the second copy's bit 8 is always dark (the "dark module").
+	for i := range 15 {
+		var a, b [2]int
+		switch {
+		case i < 6:
+			a = [2]int{8, i}
+		case i < 8:
+			a = [2]int{8, i + 1}
+		case i == 8:
+			a = [2]int{7, 8}
+		default:
+			a = [2]int{14 - i, 8}
+		}
+		if i < 8 {
+			b = [2]int{size - 1 - i, 8}
+		} else {
+			b = [2]int{8, size - 15 + i}
+		}
+		draw(a[0], a[1], false)
+		draw(b[0], b[1], false)
+		p.format[i] = [2]int32{int32(p.index(a[0], a[1])), int32(p.index(b[0], b[1]))}
+	}
+	draw(8, size-8, true)
+	// Version information, versions 7 and up: 18 bits, in 6×3 blocks beside the top right
+	// and bottom left finder patterns (7.10).
+	if v >= 7 {
+		bits := versionBits(v)
+		for i := range 18 {
+			dark := bits>>i&1 != 0
+			a, b := size-11+i%3, i/3
+			draw(a, b, dark)
+			draw(b, a, dark)
+		}
+	}
+
+	// Data modules, in placement order: two-module-wide columns from the right edge, going up
+	// and down in turn, right module before left, skipping column 6 (7.7.3).
+	p.order = make([]uint16, 0, rawDataModules(v))
+	for right := size - 1; right >= 1; right -= 2 {
+		if right == 6 {
+			right = 5
+		}
+		upward := (right+1)&2 == 0
+		for vert := range size {
+			y := vert
+			if upward {
+				y = size - 1 - vert
+			}
+			for x := right; x >= right-1; x-- {
+				if !p.isFunction(x, y) {
+					p.order = append(p.order, uint16(p.index(x, y)))
+				}
+			}
+		}
+	}
+	// Mask patterns over the data modules (7.8.2, Table 10); i is the row, j the column.
+	for m := range 8 {
+		p.mask[m], p.maskT[m] = p.bitmap(), p.bitmap()
+		for i := range size {
+			for j := range size {
+				if !p.isFunction(j, i) && maskCondition(m, i, j) {
+					setBit(p.mask[m], p.index(j, i))
+					setBit(p.maskT[m], p.index(i, j))
+				}
+			}
+		}
+	}
+	return p
+}
+
+// maskCondition reports whether data mask pattern m inverts the module in row i, column j
+// (ISO/IEC 18004:2015 Table 10).
+func maskCondition(m, i, j int) bool {
+	switch m {
+	case 0:
+		return (i+j)%2 == 0
+	case 1:
+		return i%2 == 0
+	case 2:
+		return j%3 == 0
+	case 3:
+		return (i+j)%3 == 0
+	case 4:
+		return (i/2+j/3)%2 == 0
+	case 5:
+		return i*j%2+i*j%3 == 0
+	case 6:
+		return (i*j%2+i*j%3)%2 == 0
+	default:
+		return ((i+j)%2+i*j%3)%2 == 0
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// bch returns data followed by the remainder of data·x^k divided by the generator g of degree
+// k: the (BCH) error correction of the format and version information (Annex C, Annex D).
+func bch(data, g uint32, k int) uint32 {
+	r := data << k
+	for i := 31; i >= k; i-- {
+		if r>>i&1 != 0 {
+			r ^= g << (i - k)
+		}
+	}
+	return data<<k | r
+}
+
+// formatBits returns the 15 format information bits for level l and mask m: the level's
+// indicator and the mask number, their BCH(15,5) code, XORed with 101010000010010 so that the
+// bits are never all zero (ISO/IEC 18004:2015 7.9.1, Annex C).
+func formatBits(l Level, m int) uint32 {
+	return bch(uint32(l)<<3|uint32(m), 0b10100110111, 10) ^ 0b101010000010010
+}
+
+// versionBits returns the 18 version information bits of version v: the version number and
+// its BCH(18,6) code (ISO/IEC 18004:2015 7.10, Annex D).
+func versionBits(v int) uint32 { return bch(uint32(v), 0b1111100100101, 12) }

@@ -1,0 +1,34 @@
+package qr
+
+// Symbol is an encoded QR Code: a square of Size×Size modules, each dark or light, without
+// the quiet zone (ISO/IEC 18004:2015 6.3.7), which a renderer adds around it.
+type Symbol struct {
+	version int
+	level   Level
+	mask    int
+	size    int
+	stride  int      // words per row of modules
+	modules []uint64 // bit x%64 of word y*stride+x/64 is the module at (x, y); 1 is dark
+}
+
+// Size returns the number of modules on a side: 4·Version()+17.
+func (s *Symbol) Size() int { return s.size }
+
+// Dark reports whether the module in column x, row y is dark; (0, 0) is the top left corner.
+// Modules outside the symbol belong to the quiet zone and are light.
+func (s *Symbol) Dark(x, y int) bool {
+	if uint(x) >= uint(s.size) || uint(y) >= uint(s.size) {
+		return false
+	}
+	return s.modules[y*s.stride+x/64]>>(x%64)&1 != 0
+}
+
+// Version returns the symbol's version, 1 to 40.
+func (s *Symbol) Version() int { return s.version }
+
+// Level returns the symbol's error correction level, which may be stronger than the one
+// asked for (see Options.NoBoost).
+func (s *Symbol) Level() Level { return s.level }
+
+// Mask returns the number of the data mask pattern applied, 0 to 7 (ISO/IEC 18004:2015 7.8.2).
+func (s *Symbol) Mask() int { return s.mask }

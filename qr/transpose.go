@@ -1,0 +1,32 @@
+package qr
+
+// transpose64 transposes a 64×64 bit matrix in place: bit j of a[i] trades places with bit i
+// of a[j]. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks within each, and so
+// on down to single bits (Hacker's Delight, 7-3).
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000ffffffff) // the low half of each 2j-bit group
+	for j := 32; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
+}
+
+// transposeBitmap writes to dst the transpose of the n×n bitmap src of stride words a row.
+func transposeBitmap(dst, src []uint64, n, stride int, block *[64]uint64) {
+	for by := 0; by < stride; by++ { // rows 64by to 64by+63 of src
+		rows := min(64, n-64*by)
+		for bx := 0; bx < stride; bx++ { // columns 64bx to 64bx+63 of src
+			clear(block[rows:])
+			for i := range rows {
+				block[i] = src[(64*by+i)*stride+bx]
+			}
+			transpose64(block)
+			for i := range min(64, n-64*bx) {
+				dst[(64*bx+i)*stride+by] = block[i]
+			}
+		}
+	}
+}
