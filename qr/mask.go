@@ -23,8 +23,9 @@ const (
 )
 
 // pad is the number of light rows kept above and below a candidate matrix: rule 3 looks up to
-// four modules past the edge of the symbol, into the quiet zone.
-const pad = 4
+// four units past the edge of the symbol, into the quiet zone, and units up to 3 are checked
+// word-parallel.
+const pad = 12
 
 // maxSize is the number of modules on a side of the largest symbol.
 const maxSize = 4*maxVersion + 17
@@ -64,27 +65,20 @@ func (p *plan) draw(dst, data, pattern, mask []uint64, l Level, m int, transpose
 	for i := range dst {
 		dst[i] = pattern[i] | (data[i] ^ mask[i])
 	}
-	f := formatBits(l, m)
-	for i, at := range p.format {
-		if f>>i&1 != 0 {
-			for _, j := range at {
-				if transposed {
-					j = p.transpose(j)
-				}
-				setBit(dst, int(j))
-			}
-		}
+	f := formatBits[l][m]
+	format := &p.format[0]
+	if transposed {
+		format = &p.format[1]
+	}
+	for i, at := range format {
+		on := -uint64(f >> i & 1)
+		dst[at[0].word] |= at[0].bit & on
+		dst[at[1].word] |= at[1].bit & on
 	}
 	for _, w := range dst {
 		dark += bits.OnesCount64(w)
 	}
 	return dark
-}
-
-// transpose maps the bit index of the module at (x, y) to that of the module at (y, x).
-func (p *plan) transpose(i int32) int32 {
-	row := int32(p.stride * 64)
-	return i%row*row + i/row
 }
 
 // balancePenalty returns the rule 4 points for dark modules out of total: N4 for each full 5%
@@ -149,7 +143,6 @@ func linePenalty(m []uint64, p *plan) (points int) {
 
 		// Rule 3 for unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
 		// both sides (exact runs), and four light rows before or after.
-		var scaled uint64 // columns that may hold a pattern of unit 2 or more
 		for s := 0; s+7 <= n; s++ {
 			c := col[pad+s-4 : pad+s+11] // c[4] is row s
 			core := c[4] &^ c[5] & c[6] & c[7] & c[8] &^ c[9] & c[10] &^ c[3] &^ c[11]
@@ -159,27 +152,62 @@ func linePenalty(m []uint64, p *plan) (points int) {
 				points += penaltyN3 * (bits.OnesCount64(core&before) + bits.OnesCount64(core&after))
 			}
 		}
-		// A pattern of unit n ≥ 2 has a dark run of exactly 3n: 6, 9, or 12 or more. Columns
-		// with such a run are rare; they are scored one module at a time.
-		for s := 0; s+6 <= n; s++ {
-			c := col[pad+s-1 : pad+s+10]                           // c[1] is row s
-			six := c[1] & c[2] & c[3] & c[4] & c[5] & c[6] &^ c[0] // a dark run of 6+ starts at s
-			if six != 0 {
-				scaled |= six&^c[7] | six&c[7]&c[8]&c[9] // exactly 6, or 9 or more
+		// A pattern of unit u ≥ 2 has a dark run of exactly 3u. Runs of exactly 6 and 9 are
+		// checked where they are found; columns with a run of 12 or more are rare and are
+		// scored one module at a time.
+		var long uint64
+		for t := 0; t+6 <= n; t++ {
+			c := col[pad+t-1 : pad+t+12]                           // c[1] is row t
+			six := c[1] & c[2] & c[3] & c[4] & c[5] & c[6] &^ c[0] // a dark run of 6+ starts at t
+			if six == 0 {
+				continue
 			}
+			if exact := six &^ c[7]; exact != 0 && t >= 2*2 && t+5*2 <= n {
+				points += penaltyN3 * scaledFinderPatternsAt(col[:], t, 2, exact)
+			}
+			nine := six & c[7] & c[8] & c[9]
+			if exact := nine &^ c[10]; exact != 0 && t >= 2*3 && t+5*3 <= n {
+				points += penaltyN3 * scaledFinderPatternsAt(col[:], t, 3, exact)
+			}
+			long |= nine & c[10] & c[11] & c[12]
 		}
-		for scaled != 0 {
-			b := bits.TrailingZeros64(scaled)
-			scaled &^= 1 << b
-			points += penaltyN3 * scaledFinderPatterns(col[:n+2*pad], b, n)
+		for long != 0 {
+			b := bits.TrailingZeros64(long)
+			long &^= 1 << b
+			points += penaltyN3 * scaledFinderPatterns(col[:n+2*pad], b, n, 4)
 		}
 	}
 	return points
 }
 
-// scaledFinderPatterns counts the finder-like patterns of unit 2 or more along bit b of the
-// padded column col of a symbol of n modules, following the runs of one colour.
-func scaledFinderPatterns(col []uint64, b, n int) (count int) {
+// scaledFinderPatternsAt counts the finder-like patterns of unit u in the padded column words
+// col whose three-unit dark run is the exact run of rows t to t+3u−1 in the columns of exact.
+func scaledFinderPatternsAt(col []uint64, t, u int, exact uint64) int {
+	rows := func(from, to int, dark bool) uint64 { // columns whose rows from..to-1 are all dark (or light)
+		all := ^uint64(0)
+		for y := from; y < to; y++ {
+			if dark {
+				all &= col[pad+y]
+			} else {
+				all &^= col[pad+y]
+			}
+		}
+		return all
+	}
+	s := t - 2*u // the first row of the pattern
+	core := exact & rows(s-1, s, false) & rows(s, s+u, true) & rows(s+u, s+2*u, false) &
+		rows(s+5*u, s+6*u, false) & rows(s+6*u, s+7*u, true) & rows(s+7*u, s+7*u+1, false)
+	if core == 0 {
+		return 0
+	}
+	before, after := rows(s-u, s, false), rows(s+7*u, s+8*u, false)
+	before4, after4 := rows(s-4*u, s, false), rows(s+7*u, s+11*u, false)
+	return bits.OnesCount64(core&before4&after) + bits.OnesCount64(core&after4&before)
+}
+
+// scaledFinderPatterns counts the finder-like patterns of unit minUnit or more along bit b of
+// the padded column col of a symbol of n modules, following the runs of one colour.
+func scaledFinderPatterns(col []uint64, b, n, minUnit int) (count int) {
 	var runs [7]int // the lengths of the latest runs, latest first; runs[0] ends in light
 	push := func(length int) {
 		if runs[0] == 0 {
@@ -190,7 +218,7 @@ func scaledFinderPatterns(col []uint64, b, n int) (count int) {
 	}
 	patterns := func() int {
 		u := runs[1]
-		if u < 2 || runs[2] != u || runs[3] != 3*u || runs[4] != u || runs[5] != u {
+		if u < minUnit || runs[2] != u || runs[3] != 3*u || runs[4] != u || runs[5] != u {
 			return 0
 		}
 		k := 0

@@ -15,14 +15,14 @@ type plan struct {
 	size    int
 	stride  int
 
-	function []uint64     // 1 for the modules of function patterns and format/version information
-	pattern  []uint64     // the function patterns' dark modules; format information left light
-	patternT []uint64     // pattern, transposed
-	mask     [8][]uint64  // each data mask pattern over the data modules (7.8.2)
-	maskT    [8][]uint64  // mask, transposed
-	order    []uint16     // the data modules in placement order, as bit indices (7.7.3)
-	format   [15][2]int32 // the bit indices of the two copies of each format information bit
-	columns  []uint64     // per word of a row: 1 for the bits that are modules of the symbol
+	function []uint64         // 1 for the modules of function patterns and format/version information
+	pattern  []uint64         // the function patterns' dark modules; format information left light
+	patternT []uint64         // pattern, transposed
+	mask     [8][]uint64      // each data mask pattern over the data modules (7.8.2)
+	maskT    [8][]uint64      // mask, transposed
+	order    []uint16         // the data modules in placement order, as bit indices (7.7.3)
+	format   [2][15][2]module // each format information bit's two copies, in pattern and patternT
+	columns  []uint64         // per word of a row: 1 for the bits that are modules of the symbol
 }
 
 var plans [maxVersion + 1]struct {
@@ -38,6 +38,16 @@ func planFor(v int) *plan {
 }
 
 func (p *plan) index(x, y int) int { return y*p.stride*64 + x }
+
+// A module locates one module in a matrix: its word and its bit in that word.
+type module struct {
+	word int32
+	bit  uint64
+}
+
+func (p *plan) module(x, y int) module {
+	return module{int32(y*p.stride + x/64), 1 << (x % 64)}
+}
 
 func setBit(m []uint64, i int)   { m[i>>6] |= 1 << (i & 63) }
 func clearBit(m []uint64, i int) { m[i>>6] &^= 1 << (i & 63) }
@@ -122,7 +132,8 @@ func newPlan(v int) *plan {
 		}
 		draw(a[0], a[1], false)
 		draw(b[0], b[1], false)
-		p.format[i] = [2]int32{int32(p.index(a[0], a[1])), int32(p.index(b[0], b[1]))}
+		p.format[0][i] = [2]module{p.module(a[0], a[1]), p.module(b[0], b[1])}
+		p.format[1][i] = [2]module{p.module(a[1], a[0]), p.module(b[1], b[0])}
 	}
 	draw(8, size-8, true)
 	// Version information, versions 7 and up: 18 bits, in 6×3 blocks beside the top right
@@ -214,12 +225,17 @@ func bch(data, g uint32, k int) uint32 {
 	return data<<k | r
 }
 
-// formatBits returns the 15 format information bits for level l and mask m: the level's
+// formatBits holds the 15 format information bits of each level and mask: the level's
 // indicator and the mask number, their BCH(15,5) code, XORed with 101010000010010 so that the
 // bits are never all zero (ISO/IEC 18004:2015 7.9.1, Annex C).
-func formatBits(l Level, m int) uint32 {
-	return bch(uint32(l)<<3|uint32(m), 0b10100110111, 10) ^ 0b101010000010010
-}
+var formatBits = func() (t [4][8]uint32) {
+	for l := range t {
+		for m := range t[l] {
+			t[l][m] = bch(uint32(l)<<3|uint32(m), 0b10100110111, 10) ^ 0b101010000010010
+		}
+	}
+	return t
+}()
 
 // versionBits returns the 18 version information bits of version v: the version number and
 // its BCH(18,6) code (ISO/IEC 18004:2015 7.10, Annex D).

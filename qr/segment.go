@@ -124,32 +124,37 @@ func appendOptimalSegments(dst []segment, text string, v int, trace []byte) []se
 	cost := head
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		t := trace[3*i : 3*i+3 : 3*i+3]
-		var next [3]int
-		can := [3]bool{modeByte: true}
-		next[modeByte], t[modeByte] = cost[modeByte]+sixthsPerByte, byte(modeByte)
+		// Extend each segment by c where c can go in its mode; impossible costs are
+		// replaced below, as a segment in any mode can start after c.
+		b, a, n := cost[modeByte]+sixthsPerByte, impossible, impossible
 		if alphanumericValue[c] >= 0 {
-			can[modeAlphanumeric] = true
-			next[modeAlphanumeric], t[modeAlphanumeric] = cost[modeAlphanumeric]+sixthsPerAlphanumeric, byte(modeAlphanumeric)
+			a = cost[modeAlphanumeric] + sixthsPerAlphanumeric
 		}
 		if isDigit(c) {
-			can[modeNumeric] = true
-			next[modeNumeric], t[modeNumeric] = cost[modeNumeric]+sixthsPerDigit, byte(modeNumeric)
+			n = cost[modeNumeric] + sixthsPerDigit
 		}
-		// Ending the segment here rounds its length up to whole bits; the cheapest such end
-		// (the first in mode order on ties) may start a segment in any mode.
-		end, endMode := ceilBits(next[modeByte]), modeByte
-		for m := modeAlphanumeric; m <= modeNumeric; m++ {
-			if can[m] && ceilBits(next[m]) < end {
-				end, endMode = ceilBits(next[m]), m
-			}
+		// Ending a segment after c rounds its length up to whole bits; the cheapest end (the
+		// first in mode order on ties) may be followed by a new segment in any mode.
+		end, endMode := ceilBits(b), modeByte
+		if e := ceilBits(a); e < end {
+			end, endMode = e, modeAlphanumeric
 		}
-		for m := range next {
-			if switched := end + head[m]; !can[m] || switched < next[m] {
-				next[m], t[m] = switched, byte(endMode)
-			}
+		if e := ceilBits(n); e < end {
+			end, endMode = e, modeNumeric
 		}
-		cost = next
+		tb, ta, tn := modeByte, modeAlphanumeric, modeNumeric
+		if e := end + head[modeByte]; e < b {
+			b, tb = e, endMode
+		}
+		if e := end + head[modeAlphanumeric]; e < a {
+			a, ta = e, endMode
+		}
+		if e := end + head[modeNumeric]; e < n {
+			n, tn = e, endMode
+		}
+		t := trace[3*i : 3*i+3 : 3*i+3]
+		t[modeByte], t[modeAlphanumeric], t[modeNumeric] = byte(tb), byte(ta), byte(tn)
+		cost = [3]int{b, a, n}
 	}
 	last := modeByte
 	for m := modeAlphanumeric; m <= modeNumeric; m++ {
@@ -176,6 +181,9 @@ func appendOptimalSegments(dst []segment, text string, v int, trace []byte) []se
 	slices.Reverse(dst[start:])
 	return dst
 }
+
+// impossible is the cost of putting a character in a mode that cannot hold it.
+const impossible = 1 << 40
 
 // ceilBits rounds a cost in sixths of a bit up to whole bits.
 func ceilBits(sixths int) int { return (sixths + 5) / 6 * 6 }

@@ -2,11 +2,15 @@ package qr
 
 // transpose64 transposes a 64×64 bit matrix in place: bit j of a[i] trades places with bit i
 // of a[j]. It swaps the off-diagonal 32×32 blocks, then the 16×16 blocks within each, and so
-// on down to single bits (Hacker's Delight, 7-3).
-func transpose64(a *[64]uint64) {
-	m := uint64(0x00000000ffffffff) // the low half of each 2j-bit group
-	for j := 32; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
-		for k := 0; k < 64; k = (k + j + 1) &^ j {
+// on down to single bits (Hacker's Delight, 7-3). When only the first 32 rows and columns can
+// be set, the 32×32 step is skipped.
+func transpose64(a *[64]uint64, small bool) {
+	j, m, rows := 32, uint64(0x00000000ffffffff), 64 // m: the low half of each 2j-bit group
+	if small {
+		j, m, rows = 16, 0x0000ffff0000ffff, 32
+	}
+	for ; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < rows; k = (k + j + 1) &^ j {
 			t := (a[k]>>j ^ a[k+j]) & m
 			a[k] ^= t << j
 			a[k+j] ^= t
@@ -23,7 +27,7 @@ func transposeBitmap(dst, src []uint64, n, stride int, block *[64]uint64) {
 			for i := range rows {
 				block[i] = src[(64*by+i)*stride+bx]
 			}
-			transpose64(block)
+			transpose64(block, n <= 32)
 			for i := range min(64, n-64*bx) {
 				dst[(64*bx+i)*stride+by] = block[i]
 			}

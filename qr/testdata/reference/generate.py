@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generate QR-code cross-check vectors from two independent reference encoders.
+"""Generate QR cross-check vectors from two independent reference encoders.
 
 What it does
 ------------
@@ -294,9 +294,9 @@ def matrix_hash(rows):
 def data_capacity(version, level):
     """Data capacity in bits, taken from both references (must agree)."""
     nayuki = QrCode._get_num_data_codewords(version, NAYUKI_ECC[level]) * 8
-    ours = segno.consts.SYMBOL_CAPACITY[version][SEGNO_ERROR[level]]
-    check(nayuki == ours,
-          f"capacity v{version}-{level}: nayuki {nayuki} != segno {ours}")
+    segno_bits = segno.consts.SYMBOL_CAPACITY[version][SEGNO_ERROR[level]]
+    check(nayuki == segno_bits, f"capacity v{version}-{level}: "
+          f"nayuki {nayuki} != segno {segno_bits}")
     return nayuki
 
 
@@ -734,10 +734,12 @@ def summarize(vectors):
     lines.append(f"  min vectors per version x level: {min(per_pair)}")
 
     def fraction(pred):
+        """Count and percentage of vectors satisfying `pred`."""
         count = sum(1 for v in vectors if pred(v))
         return f"{count} ({100.0 * count / n:.1f}%)"
 
     def is_full(v):
+        """True iff the vector's segments exactly fill the capacity."""
         cap = data_capacity(v["version"], v["level"])
         return total_bits(v["segments"], v["version"]) == cap
 
