@@ -93,7 +93,7 @@ type encoder struct {
 	ecc            []byte   // error correction codewords, block after block
 	matrix         []uint64 // the data modules before masking
 	matrixT        []uint64 // matrix, transposed
-	cand, candT    []uint64 // a masked candidate and its transpose, padded with light rows
+	cand, candT    []uint64 // a masked candidate and its transpose
 	transposeBlock [64]uint64
 }
 
@@ -162,10 +162,10 @@ func (e *encoder) symbol(v int, l Level, mask int) *Symbol {
 	}
 	if mask < 0 {
 		e.matrixT = resize(e.matrixT, p.words())
-		transposeBitmap(e.matrixT, e.matrix, p.size, p.stride, &e.transposeBlock)
+		transposeBitmap(e.matrixT, e.matrix, p, &e.transposeBlock)
 		mask = e.chooseMask(p, l)
 	}
-	s := &Symbol{version: v, level: l, mask: mask, size: p.size, stride: p.stride, modules: make([]uint64, p.words())}
+	s := &Symbol{version: v, level: l, mask: mask, size: p.size, rows: p.rows, modules: make([]uint64, p.words())}
 	p.draw(s.modules, e.matrix, p.pattern, p.mask[mask], l, mask, false)
 	return s
 }

@@ -22,26 +22,17 @@ const (
 	penaltyN4 = 10
 )
 
-// pad is the number of light rows kept above and below a candidate matrix: rule 3 looks up to
-// four units past the edge of the symbol, into the quiet zone, and units up to 3 are checked
-// word-parallel.
-const pad = 12
-
-// maxSize is the number of modules on a side of the largest symbol.
-const maxSize = 4*maxVersion + 17
-
 // chooseMask returns the data mask with the fewest penalty points for the data modules in
 // matrix (and its transpose matrixT) at level l; ties go to the lower mask number
 // (ISO/IEC 18004:2015 7.8.3). It uses e.cand and e.candT as scratch.
 func (e *encoder) chooseMask(p *plan, l Level) int {
-	words := (p.size + 2*pad) * p.stride
-	e.cand = resize(e.cand, words)
-	e.candT = resize(e.candT, words)
+	e.cand = resize(e.cand, p.words())
+	e.candT = resize(e.candT, p.words())
 	best, bestPoints := 0, math.MaxInt
 	for m := range 8 {
 		// The parts of the score are added from the cheapest; as none is negative, a mask is
 		// dropped as soon as it cannot beat the best so far.
-		dark := p.draw(e.cand[pad*p.stride:], e.matrix, p.pattern, p.mask[m], l, m, false)
+		dark := p.draw(e.cand, e.matrix, p.pattern, p.mask[m], l, m, false)
 		points := balancePenalty(dark, p.size*p.size)
 		if points += blockPenalty(e.cand, p); points >= bestPoints {
 			continue
@@ -49,7 +40,7 @@ func (e *encoder) chooseMask(p *plan, l Level) int {
 		if points += linePenalty(e.cand, p); points >= bestPoints {
 			continue
 		}
-		p.draw(e.candT[pad*p.stride:], e.matrixT, p.patternT, p.maskT[m], l, m, true)
+		p.draw(e.candT, e.matrixT, p.patternT, p.maskT[m], l, m, true)
 		if points += linePenalty(e.candT, p); points < bestPoints {
 			best, bestPoints = m, points
 		}
@@ -89,41 +80,39 @@ func balancePenalty(dark, total int) int {
 	return k * penaltyN4
 }
 
-// blockPenalty returns the rule 2 points of the padded candidate m: N2 for each 2×2 block of
+// blockPenalty returns the rule 2 points of the candidate m: N2 for each 2×2 block of
 // modules of one colour, overlapping blocks counted separately.
 func blockPenalty(m []uint64, p *plan) int {
-	s := p.stride
-	last := uint64(1) << ((p.size - 1) % 64) // no block starts in the last column
 	blocks := 0
-	for y := pad; y < pad+p.size-1; y++ {
-		a, b := m[y*s:(y+1)*s], m[(y+1)*s:(y+2)*s]
-		for w := range s {
-			var aNext, bNext uint64 // the modules one column to the right
-			aNext, bNext = a[w]>>1, b[w]>>1
-			if w+1 < s {
-				aNext |= a[w+1] << 63
-				bNext |= b[w+1] << 63
+	for w := range p.stride {
+		col := m[w*p.rows : (w+1)*p.rows]
+		var right []uint64 // the next word column, whose first bits continue col's rows
+		if w+1 < p.stride {
+			right = m[(w+1)*p.rows : (w+2)*p.rows]
+		}
+		valid := p.columns[w]
+		if w == p.stride-1 {
+			valid &^= 1 << ((p.size - 1) % 64) // no block starts in the last column
+		}
+		for y := pad; y < pad+p.size-1; y++ {
+			a, b := col[y], col[y+1]
+			aNext, bNext := a>>1, b>>1 // the modules one column to the right
+			if right != nil {
+				aNext |= right[y] << 63
+				bNext |= right[y+1] << 63
 			}
-			same := ^(a[w] ^ b[w]) & ^(a[w] ^ aNext) & ^(aNext ^ bNext) & p.columns[w]
-			if w == s-1 {
-				same &^= last
-			}
-			blocks += bits.OnesCount64(same)
+			blocks += bits.OnesCount64(^(a ^ b) & ^(a ^ aNext) & ^(aNext ^ bNext) & valid)
 		}
 	}
 	return blocks * penaltyN2
 }
 
-// linePenalty returns the rule 1 and rule 3 points of the columns of the padded candidate m
-// (of the rows, when m is a transposed matrix). It works on 64 columns at once: word w of
-// each row holds columns 64w to 64w+63.
+// linePenalty returns the rule 1 and rule 3 points of the columns of the candidate m (of the
+// rows, when m is a transposed matrix). It works on 64 columns at once.
 func linePenalty(m []uint64, p *plan) (points int) {
-	n, s := p.size, p.stride
-	var col [maxSize + 2*pad]uint64
-	for w := range s {
-		for y := range n + 2*pad {
-			col[y] = m[y*s+w]
-		}
+	n := p.size
+	for w := range p.stride {
+		col := m[w*p.rows : (w+1)*p.rows]
 		valid := p.columns[w]
 		r := col[pad : pad+n]
 
@@ -163,18 +152,18 @@ func linePenalty(m []uint64, p *plan) (points int) {
 				continue
 			}
 			if exact := six &^ c[7]; exact != 0 && t >= 2*2 && t+5*2 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col[:], t, 2, exact)
+				points += penaltyN3 * scaledFinderPatternsAt(col, t, 2, exact)
 			}
 			nine := six & c[7] & c[8] & c[9]
 			if exact := nine &^ c[10]; exact != 0 && t >= 2*3 && t+5*3 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col[:], t, 3, exact)
+				points += penaltyN3 * scaledFinderPatternsAt(col, t, 3, exact)
 			}
 			long |= nine & c[10] & c[11] & c[12]
 		}
 		for long != 0 {
 			b := bits.TrailingZeros64(long)
 			long &^= 1 << b
-			points += penaltyN3 * scaledFinderPatterns(col[:n+2*pad], b, n, 4)
+			points += penaltyN3 * scaledFinderPatterns(col, b, n, 4)
 		}
 	}
 	return points

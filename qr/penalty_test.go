@@ -86,20 +86,19 @@ func referencePenalty(dark [][]bool) int {
 // fastPenalty scores dark with the word-parallel rules of mask.go.
 func fastPenalty(dark [][]bool) int {
 	n := len(dark)
-	p := &plan{size: n, stride: (n + 63) / 64}
+	p := &plan{size: n, stride: (n + 63) / 64, rows: n + 2*pad}
 	p.columns = make([]uint64, p.stride)
 	for x := range n {
 		p.columns[x/64] |= 1 << (x % 64)
 	}
-	words := (n + 2*pad) * p.stride
-	m, mt := make([]uint64, words), make([]uint64, words)
+	m, mt := p.bitmap(), p.bitmap()
 	darkCount := 0
 	for y := range n {
 		for x := range n {
 			if dark[y][x] {
 				darkCount++
-				setBit(m, p.index(x, y+pad))
-				setBit(mt, p.index(y, x+pad))
+				setBit(m, p.index(x, y))
+				setBit(mt, p.index(y, x))
 			}
 		}
 	}

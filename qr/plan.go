@@ -7,13 +7,17 @@ import "sync"
 // remaining modules, and the eight mask patterns over those modules. It is built once per
 // version and shared by every encode.
 //
-// Matrices are bitmaps of size rows of stride words; bit x%64 of word y*stride+x/64 is the
-// module in column x of row y, 1 for dark. The transposed copies (suffix T) hold column x as
-// row x, so that the penalty rules can treat rows and columns alike.
+// Matrices are bitmaps stored by columns of words: word w of row y holds columns 64w to
+// 64w+63, the module in column x in bit x%64, 1 for dark; the words of one word column are
+// consecutive, and pad light rows lie above and below the symbol's rows. The penalty rules
+// thus find the rows of 64 columns in one run of memory, and look past the edges without
+// bounds checks. The transposed copies (suffix T) hold column x as row x, so that the penalty
+// rules can treat rows and columns alike.
 type plan struct {
 	version int
 	size    int
-	stride  int
+	stride  int // words per row
+	rows    int // words per word column: size rows and the padding
 
 	function []uint64         // 1 for the modules of function patterns and format/version information
 	pattern  []uint64         // the function patterns' dark modules; format information left light
@@ -37,7 +41,13 @@ func planFor(v int) *plan {
 	return p.plan
 }
 
-func (p *plan) index(x, y int) int { return y*p.stride*64 + x }
+// pad is the number of light rows kept above and below a matrix: rule 3 of the mask penalty
+// looks up to four units past the edge of the symbol, into the quiet zone, and units up to 3
+// are checked word-parallel.
+const pad = 12
+
+// index returns the bit index of the module at (x, y).
+func (p *plan) index(x, y int) int { return ((x/64)*p.rows+pad+y)*64 + x%64 }
 
 // A module locates one module in a matrix: its word and its bit in that word.
 type module struct {
@@ -46,20 +56,20 @@ type module struct {
 }
 
 func (p *plan) module(x, y int) module {
-	return module{int32(y*p.stride + x/64), 1 << (x % 64)}
+	return module{int32((x/64)*p.rows + pad + y), 1 << (x % 64)}
 }
 
 func setBit(m []uint64, i int)   { m[i>>6] |= 1 << (i & 63) }
 func clearBit(m []uint64, i int) { m[i>>6] &^= 1 << (i & 63) }
 func bit(m []uint64, i int) bool { return m[i>>6]>>(i&63)&1 != 0 }
 
-func (p *plan) words() int               { return p.size * p.stride }
+func (p *plan) words() int               { return p.rows * p.stride }
 func (p *plan) bitmap() []uint64         { return make([]uint64, p.words()) }
 func (p *plan) isFunction(x, y int) bool { return bit(p.function, p.index(x, y)) }
 
 func newPlan(v int) *plan {
 	size := symbolSize(v)
-	p := &plan{version: v, size: size, stride: (size + 63) / 64}
+	p := &plan{version: v, size: size, stride: (size + 63) / 64, rows: size + 2*pad}
 	p.function, p.pattern, p.patternT = p.bitmap(), p.bitmap(), p.bitmap()
 	p.columns = make([]uint64, p.stride)
 	for x := range size {

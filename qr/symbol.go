@@ -7,8 +7,8 @@ type Symbol struct {
 	level   Level
 	mask    int
 	size    int
-	stride  int      // words per row of modules
-	modules []uint64 // bit x%64 of word y*stride+x/64 is the module at (x, y); 1 is dark
+	rows    int      // words per word column of modules
+	modules []uint64 // bit x%64 of word (x/64)*rows+pad+y is the module at (x, y); 1 is dark
 }
 
 // Size returns the number of modules on a side: 4·Version()+17.
@@ -20,7 +20,7 @@ func (s *Symbol) Dark(x, y int) bool {
 	if uint(x) >= uint(s.size) || uint(y) >= uint(s.size) {
 		return false
 	}
-	return s.modules[y*s.stride+x/64]>>(x%64)&1 != 0
+	return s.modules[(x/64)*s.rows+pad+y]>>(x%64)&1 != 0
 }
 
 // Version returns the symbol's version, 1 to 40.

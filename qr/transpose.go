@@ -18,19 +18,18 @@ func transpose64(a *[64]uint64, small bool) {
 	}
 }
 
-// transposeBitmap writes to dst the transpose of the n×n bitmap src of stride words a row.
-func transposeBitmap(dst, src []uint64, n, stride int, block *[64]uint64) {
-	for by := 0; by < stride; by++ { // rows 64by to 64by+63 of src
+// transposeBitmap writes to dst the transpose of the matrix src laid out by plan p.
+func transposeBitmap(dst, src []uint64, p *plan, block *[64]uint64) {
+	n := p.size
+	for by := range p.stride { // rows 64by to 64by+63 of src
 		rows := min(64, n-64*by)
-		for bx := 0; bx < stride; bx++ { // columns 64bx to 64bx+63 of src
+		for bx := range p.stride { // columns 64bx to 64bx+63 of src
+			from := src[bx*p.rows+pad+64*by:]
+			copy(block[:rows], from[:rows])
 			clear(block[rows:])
-			for i := range rows {
-				block[i] = src[(64*by+i)*stride+bx]
-			}
 			transpose64(block, n <= 32)
-			for i := range min(64, n-64*bx) {
-				dst[(64*bx+i)*stride+by] = block[i]
-			}
+			to := dst[by*p.rows+pad+64*bx:]
+			copy(to[:min(64, n-64*bx)], block[:])
 		}
 	}
 }
