@@ -155,10 +155,17 @@ func (e *encoder) symbol(v int, l Level, mask int) *Symbol {
 	// Place the codewords, most significant bit first, in the data modules (7.7.3); the
 	// remainder bits after them stay light.
 	e.matrix = resize(e.matrix, p.words())
+	m := e.matrix
 	for k, c := range e.codewords {
-		for j, at := range p.order[8*k : 8*k+8] {
-			e.matrix[at>>6] |= uint64(c>>(7-j)&1) << (at & 63)
-		}
+		at := p.order[8*k : 8*k+8 : 8*k+8]
+		m[at[0]>>6] |= uint64(c>>7&1) << (at[0] & 63)
+		m[at[1]>>6] |= uint64(c>>6&1) << (at[1] & 63)
+		m[at[2]>>6] |= uint64(c>>5&1) << (at[2] & 63)
+		m[at[3]>>6] |= uint64(c>>4&1) << (at[3] & 63)
+		m[at[4]>>6] |= uint64(c>>3&1) << (at[4] & 63)
+		m[at[5]>>6] |= uint64(c>>2&1) << (at[5] & 63)
+		m[at[6]>>6] |= uint64(c>>1&1) << (at[6] & 63)
+		m[at[7]>>6] |= uint64(c&1) << (at[7] & 63)
 	}
 	if mask < 0 {
 		e.matrixT = resize(e.matrixT, p.words())

@@ -52,24 +52,23 @@ func (e *encoder) chooseMask(p *plan, l Level) int {
 // patterns pattern, and the format information of level l and mask m, transposed or not, and
 // returns the number of dark modules.
 func (p *plan) draw(dst, data, pattern, mask []uint64, l Level, m int, transposed bool) (dark int) {
-	dst = dst[:len(data)]
-	for i := range dst {
-		dst[i] = pattern[i] | (data[i] ^ mask[i])
+	for w := range p.stride {
+		lo, hi := w*p.rows+pad, w*p.rows+pad+p.size // the symbol's rows; padding stays light
+		out, d, pt, mk := dst[lo:hi], data[lo:hi], pattern[lo:hi], mask[lo:hi]
+		for i := range out {
+			v := pt[i] | (d[i] ^ mk[i])
+			out[i] = v
+			dark += bits.OnesCount64(v)
+		}
 	}
-	f := formatBits[l][m]
-	format := &p.format[0]
+	t := 0
 	if transposed {
-		format = &p.format[1]
+		t = 1
 	}
-	for i, at := range format {
-		on := -uint64(f >> i & 1)
-		dst[at[0].word] |= at[0].bit & on
-		dst[at[1].word] |= at[1].bit & on
+	for i, w := range p.formatWords[t] {
+		dst[w] |= p.format[t][l][m][i]
 	}
-	for _, w := range dst {
-		dark += bits.OnesCount64(w)
-	}
-	return dark
+	return dark + 2*bits.OnesCount32(formatBits[l][m])
 }
 
 // balancePenalty returns the rule 4 points for dark modules out of total: N4 for each full 5%
@@ -130,35 +129,32 @@ func linePenalty(m []uint64, p *plan) (points int) {
 			a1, a2, a3 = a2, a3, alike
 		}
 
-		// Rule 3 for unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
-		// both sides (exact runs), and four light rows before or after.
-		for s := 0; s+7 <= n; s++ {
-			c := col[pad+s-4 : pad+s+11] // c[4] is row s
-			core := c[4] &^ c[5] & c[6] & c[7] & c[8] &^ c[9] & c[10] &^ c[3] &^ c[11]
-			if core != 0 {
+		// Rule 3. For unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
+		// both sides (exact runs), and four light rows before or after. A pattern of unit
+		// u ≥ 2 has a dark run of exactly 3u: runs of exactly 6 and 9 are checked where they
+		// are found; columns with a run of 12 or more are rare and are scored one module at a
+		// time.
+		var long uint64
+		for s := 0; s+6 <= n; s++ {
+			c := col[pad+s-4 : pad+s+12] // c[4] is row s
+			three := c[6] & c[7] & c[8]
+			if core := c[4] & three & c[10] &^ (c[3] | c[5] | c[9] | c[11]); core != 0 {
 				before := ^(c[0] | c[1] | c[2])
 				after := ^(c[12] | c[13] | c[14])
 				points += penaltyN3 * (bits.OnesCount64(core&before) + bits.OnesCount64(core&after))
 			}
-		}
-		// A pattern of unit u ≥ 2 has a dark run of exactly 3u. Runs of exactly 6 and 9 are
-		// checked where they are found; columns with a run of 12 or more are rare and are
-		// scored one module at a time.
-		var long uint64
-		for t := 0; t+6 <= n; t++ {
-			c := col[pad+t-1 : pad+t+12]                           // c[1] is row t
-			six := c[1] & c[2] & c[3] & c[4] & c[5] & c[6] &^ c[0] // a dark run of 6+ starts at t
+			six := c[4] & c[5] & three & c[9] &^ c[3] // a dark run of 6 or more starts at s
 			if six == 0 {
 				continue
 			}
-			if exact := six &^ c[7]; exact != 0 && t >= 2*2 && t+5*2 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col, t, 2, exact)
+			if exact := six &^ c[10]; exact != 0 && s >= 2*2 && s+5*2 <= n {
+				points += penaltyN3 * scaledFinderPatternsAt(col, s, 2, exact)
 			}
-			nine := six & c[7] & c[8] & c[9]
-			if exact := nine &^ c[10]; exact != 0 && t >= 2*3 && t+5*3 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col, t, 3, exact)
+			nine := six & c[10] & c[11] & c[12]
+			if exact := nine &^ c[13]; exact != 0 && s >= 2*3 && s+5*3 <= n {
+				points += penaltyN3 * scaledFinderPatternsAt(col, s, 3, exact)
 			}
-			long |= nine & c[10] & c[11] & c[12]
+			long |= nine & c[13] & c[14] & c[15]
 		}
 		for long != 0 {
 			b := bits.TrailingZeros64(long)

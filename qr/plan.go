@@ -19,14 +19,17 @@ type plan struct {
 	stride  int // words per row
 	rows    int // words per word column: size rows and the padding
 
-	function []uint64         // 1 for the modules of function patterns and format/version information
-	pattern  []uint64         // the function patterns' dark modules; format information left light
-	patternT []uint64         // pattern, transposed
-	mask     [8][]uint64      // each data mask pattern over the data modules (7.8.2)
-	maskT    [8][]uint64      // mask, transposed
-	order    []uint16         // the data modules in placement order, as bit indices (7.7.3)
-	format   [2][15][2]module // each format information bit's two copies, in pattern and patternT
-	columns  []uint64         // per word of a row: 1 for the bits that are modules of the symbol
+	function []uint64    // 1 for the modules of function patterns and format/version information
+	pattern  []uint64    // the function patterns' dark modules; format information left light
+	patternT []uint64    // pattern, transposed
+	mask     [8][]uint64 // each data mask pattern over the data modules (7.8.2)
+	maskT    [8][]uint64 // mask, transposed
+	order    []uint16    // the data modules in placement order, as bit indices (7.7.3)
+	// format[t][l][m] is the format information of level l and mask m (7.9.1), as words to OR
+	// into formatWords[t] of a matrix (t = 0) or its transpose (t = 1).
+	format      [2][4][8][]uint64
+	formatWords [2][]int32
+	columns     []uint64 // per word of a row: 1 for the bits that are modules of the symbol
 }
 
 var plans [maxVersion + 1]struct {
@@ -123,6 +126,7 @@ func newPlan(v int) *plan {
 	// run up column 8, bits 8–14 left along row 8, skipping the timing patterns; the second
 	// copy runs left along row 8 from the right edge (0–7) and down column 8 to the bottom
 	// (8–14). The module above the second copy's bit 8 is always dark (the "dark module").
+	var formatAt [2][15][2]module
 	for i := range 15 {
 		var a, b [2]int
 		switch {
@@ -142,9 +146,10 @@ func newPlan(v int) *plan {
 		}
 		draw(a[0], a[1], false)
 		draw(b[0], b[1], false)
-		p.format[0][i] = [2]module{p.module(a[0], a[1]), p.module(b[0], b[1])}
-		p.format[1][i] = [2]module{p.module(a[1], a[0]), p.module(b[1], b[0])}
+		formatAt[0][i] = [2]module{p.module(a[0], a[1]), p.module(b[0], b[1])}
+		formatAt[1][i] = [2]module{p.module(a[1], a[0]), p.module(b[1], b[0])}
 	}
+	p.layFormat(&formatAt)
 	draw(8, size-8, true)
 	// Version information, versions 7 and up: 18 bits, in 6×3 blocks beside the top right
 	// and bottom left finder patterns (7.10).
@@ -191,6 +196,34 @@ func newPlan(v int) *plan {
 		}
 	}
 	return p
+}
+
+// layFormat fills p.format from the modules of each format information bit's two copies.
+func (p *plan) layFormat(at *[2][15][2]module) {
+	for t := range at {
+		index := map[int32]int{} // the words holding format bits, in p.formatWords[t]
+		for _, copies := range at[t] {
+			for _, c := range copies {
+				if _, ok := index[c.word]; !ok {
+					index[c.word] = len(p.formatWords[t])
+					p.formatWords[t] = append(p.formatWords[t], c.word)
+				}
+			}
+		}
+		for l := range 4 {
+			for m := range 8 {
+				words := make([]uint64, len(p.formatWords[t]))
+				for i, copies := range at[t] {
+					if formatBits[l][m]>>i&1 != 0 {
+						for _, c := range copies {
+							words[index[c.word]] |= c.bit
+						}
+					}
+				}
+				p.format[t][l][m] = words
+			}
+		}
+	}
 }
 
 // maskCondition reports whether data mask pattern m inverts the module in row i, column j
