@@ -2,45 +2,16 @@ package qr
 
 import (
 	"errors"
-	"image"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/makiuchi-d/gozxing"
-	zxingqr "github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
-// toImage renders s at scale pixels per module with a quiet zone of four modules.
-func toImage(s *Symbol, scale int) *image.Gray {
-	const quiet = 4
-	n := (s.Size() + 2*quiet) * scale
-	img := image.NewGray(image.Rect(0, 0, n, n))
-	for y := range n {
-		for x := range n {
-			if !s.Dark(x/scale-quiet, y/scale-quiet) {
-				img.Pix[y*img.Stride+x] = 0xff
-			}
-		}
-	}
-	return img
-}
-
-// decode reads s back with gozxing, a decoder written independently of this package (a Go port
-// of ZXing).
-func decode(s *Symbol) (string, error) {
-	bmp, err := gozxing.NewBinaryBitmapFromImage(toImage(s, 2))
-	if err != nil {
-		return "", err
-	}
-	hints := map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_PURE_BARCODE: true}
-	res, err := zxingqr.NewQRCodeReader().Decode(bmp, hints)
-	if err != nil {
-		return "", err
-	}
-	return res.GetText(), nil
-}
+// decode reads s back with an independent decoder.
+func decode(s *Symbol) (string, error) { return qrtest.Decode(s.Size(), s.Dark) }
 
 // Character classes of the decode tests.
 var textClasses = []struct {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/qrtest"
+)
+
+// readTerminal turns half-block art back into modules (dark where the glyphs are unlit,
+// or lit with invert) and decodes it.
+func readTerminal(t *testing.T, out string, invert bool) string {
+	t.Helper()
+	var lit [][]bool
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var top, bottom []bool
+		for _, r := range line {
+			if !strings.ContainsRune(" ▄▀█", r) {
+				t.Fatalf("unexpected character %q in %q", r, line)
+			}
+			top = append(top, r == '▀' || r == '█')
+			bottom = append(bottom, r == '▄' || r == '█')
+		}
+		lit = append(lit, top, bottom)
+	}
+	n := len(lit[0])
+	text, err := qrtest.Decode(n, func(x, y int) bool { return lit[y][x] == invert })
+	if err != nil {
+		t.Fatalf("decoding the terminal output: %v\n%s", err, out)
+	}
+	return text
+}
+
+func TestEncode(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		stdin  string
+		invert bool
+		want   string
+	}{
+		{args: []string{"encode", "https://example.com/products/12345?ref=newsletter"}, want: "https://example.com/products/12345?ref=newsletter"},
+		{args: []string{"encode", "--invert", "--ecc", "H", "Grüße", "aus", "Köln"}, invert: true, want: "Grüße aus Köln"},
+		{args: []string{"encode", "--margin", "1"}, stdin: "from standard input\n", want: "from standard input"},
+		{args: []string{"encode", "-invert", "-"}, stdin: "line one\nline two\r\n", invert: true, want: "line one\nline two"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr.String())
+		}
+		if got := readTerminal(t, stdout.String(), tc.invert); got != tc.want {
+			t.Errorf("%v: decoded %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestMargin(t *testing.T) {
+	var stdout bytes.Buffer
+	if code := run([]string{"encode", "--margin", "0", "--invert", "x"}, nil, &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatal(code)
+	}
+	first := strings.SplitN(stdout.String(), "\n", 2)[0]
+	if got := len([]rune(first)); got != 21 { // version 1, no quiet zone
+		t.Errorf("line of %d characters, want 21", got)
+	}
+	if !strings.HasPrefix(first, "█▀▀▀▀▀█") { // the top of a finder pattern, drawn dark
+		t.Errorf("first line %q", first)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		stdin   string
+		code    int
+		message string
+	}{
+		{nil, "", 2, "Usage"},
+		{[]string{"frobnicate"}, "", 2, `unknown command "frobnicate"`},
+		{[]string{"encode", "--ecc", "X", "hi"}, "", 2, "unknown error correction level"},
+		{[]string{"encode", "--margin", "17", "hi"}, "", 2, "-margin 17"},
+		{[]string{"encode", "--bogus"}, "", 2, "flag provided but not defined"},
+		{[]string{"encode"}, strings.Repeat("a", 3000), 1, "at most 2331 bytes fit"},
+		{[]string{"encode", "\xff"}, "", 1, "not valid UTF-8"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.message) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.message)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: wrote %q to stdout", tc.args, stdout.String())
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	for args, want := range map[string]string{"version": "bananaqr ", "help": "Usage:"} {
+		var stdout bytes.Buffer
+		if code := run([]string{args}, nil, &stdout, &bytes.Buffer{}); code != 0 || !strings.Contains(stdout.String(), want) {
+			t.Errorf("%s: exit %d, %q", args, code, stdout.String())
+		}
+	}
+}

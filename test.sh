@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# bananaqr's test command: everything CI runs (.ci/run calls this after installing what the
+# tests need). Usage: ./test.sh   (FUZZTIME=1m ./test.sh fuzzes longer)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet"
+go vet ./...
+
+step "go test (main module)"
+go test -count=1 ./...
+
+step "bench module: tests, and every benchmark once"
+(cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
+
+step "fuzz the encoder for ${FUZZTIME:-20s}"
+go test ./qr -run '^$' -fuzz '^FuzzEncode$' -fuzztime "${FUZZTIME:-20s}" -fuzzminimizetime 5s
+
+step "reference vectors reproduce from segno and Nayuki's qrcodegen"
+if /usr/bin/python3 -c 'import segno, qrcodegen' 2>/dev/null; then
+	/usr/bin/python3 qr/testdata/reference/generate.py
+	git diff --exit-code --stat -- qr/testdata/reference/vectors.json.gz
+	echo "vectors reproduced byte for byte"
+else
+	echo "SKIPPED: python3-segno and python3-qrcodegen are not installed (apt-get install python3-segno python3-qrcodegen)"
+fi
