@@ -115,18 +115,15 @@ func linePenalty(m []uint64, p *plan) (points int) {
 		valid := p.columns[w]
 		r := col[pad : pad+n]
 
-		// Rule 1: alike marks rows y and y+1 alike; four in a row make a window of five alike
-		// modules. A run of length L ≥ 5 holds L−4 such windows and scores N1 + (L−5), that
-		// is its windows plus N1−1 once, at the window where it starts.
-		var a1, a2, a3, prev uint64
-		for y := 0; y+1 < n; y++ {
-			alike := ^(r[y] ^ r[y+1]) & valid
-			if y >= 3 {
-				run := a1 & a2 & a3 & alike // rows y−3 to y+1 alike
-				points += bits.OnesCount64(run) + (penaltyN1-1)*bits.OnesCount64(run&^prev)
-				prev = run
-			}
-			a1, a2, a3 = a2, a3, alike
+		// Rule 1: run marks the columns whose rows y to y+4 are alike. A run of length L ≥ 5
+		// holds L−4 such windows and scores N1 + (L−5): its windows, plus N1−1 once, at the
+		// window where it starts.
+		var prev uint64
+		for y := 0; y+5 <= n; y++ {
+			c := r[y : y+5 : y+5]
+			run := ^((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & valid
+			points += bits.OnesCount64(run) + (penaltyN1-1)*bits.OnesCount64(run&^prev)
+			prev = run
 		}
 
 		// Rule 3. For unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
