@@ -128,10 +128,7 @@ func linePenalty(m []uint64, p *plan) (points int) {
 
 		// Rule 3. For unit 1: dark, light, three dark, light, dark (rows s to s+6), light on
 		// both sides (exact runs), and four light rows before or after. A pattern of unit
-		// u ≥ 2 has a dark run of exactly 3u: runs of exactly 6 and 9 are checked where they
-		// are found; columns with a run of 12 or more are rare and are scored one module at a
-		// time.
-		var long uint64
+		// u ≥ 2 has a dark run of exactly 3u, checked where it is found.
 		for s := 0; s+6 <= n; s++ {
 			c := col[pad+s-4 : pad+s+12] // c[4] is row s
 			three := c[6] & c[7] & c[8]
@@ -145,90 +142,59 @@ func linePenalty(m []uint64, p *plan) (points int) {
 				continue
 			}
 			if exact := six &^ c[10]; exact != 0 && s >= 2*2 && s+5*2 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col, s, 2, exact)
+				points += penaltyN3 * scaledFinderPatternsAt(col, n, s, 2, exact)
 			}
 			nine := six & c[10] & c[11] & c[12]
 			if exact := nine &^ c[13]; exact != 0 && s >= 2*3 && s+5*3 <= n {
-				points += penaltyN3 * scaledFinderPatternsAt(col, s, 3, exact)
+				points += penaltyN3 * scaledFinderPatternsAt(col, n, s, 3, exact)
 			}
-			long |= nine & c[13] & c[14] & c[15]
-		}
-		for long != 0 {
-			b := bits.TrailingZeros64(long)
-			long &^= 1 << b
-			points += penaltyN3 * scaledFinderPatterns(col, b, n, 4)
+			// Runs of 12 or more are rare: each is measured, and checked when its length is
+			// a multiple of 3.
+			for long := nine & c[13] & c[14] & c[15]; long != 0; long &= long - 1 {
+				bit := long & -long
+				end := s + 12
+				for end < n && col[pad+end]&bit != 0 {
+					end++
+				}
+				if u := (end - s) / 3; (end-s)%3 == 0 && s >= 2*u && s+5*u <= n {
+					points += penaltyN3 * scaledFinderPatternsAt(col, n, s, u, bit)
+				}
+			}
 		}
 	}
 	return points
 }
 
-// scaledFinderPatternsAt counts the finder-like patterns of unit u in the padded column words
-// col whose three-unit dark run is the exact run of rows t to t+3u−1 in the columns of exact.
-func scaledFinderPatternsAt(col []uint64, t, u int, exact uint64) int {
-	rows := func(from, to int, dark bool) uint64 { // columns whose rows from..to-1 are all dark (or light)
-		all := ^uint64(0)
-		for y := from; y < to; y++ {
-			if dark {
-				all &= col[pad+y]
-			} else {
-				all &^= col[pad+y]
-			}
-		}
-		return all
-	}
+// scaledFinderPatternsAt counts the finder-like patterns of unit u in the columns col of a
+// symbol of n rows whose three-unit dark run is the exact run of rows t to t+3u−1 in the
+// columns of exact.
+func scaledFinderPatternsAt(col []uint64, n, t, u int, exact uint64) int {
 	s := t - 2*u // the first row of the pattern
-	core := exact & rows(s-1, s, false) & rows(s, s+u, true) & rows(s+u, s+2*u, false) &
-		rows(s+5*u, s+6*u, false) & rows(s+6*u, s+7*u, true) & rows(s+7*u, s+7*u+1, false)
+	core := exact & lightRows(col, n, s-1, s) & darkRows(col, s, s+u) & lightRows(col, n, s+u, s+2*u) &
+		lightRows(col, n, s+5*u, s+6*u) & darkRows(col, s+6*u, s+7*u) & lightRows(col, n, s+7*u, s+7*u+1)
 	if core == 0 {
 		return 0
 	}
-	before, after := rows(s-u, s, false), rows(s+7*u, s+8*u, false)
-	before4, after4 := rows(s-4*u, s, false), rows(s+7*u, s+11*u, false)
+	before, after := lightRows(col, n, s-u, s), lightRows(col, n, s+7*u, s+8*u)
+	before4, after4 := lightRows(col, n, s-4*u, s), lightRows(col, n, s+7*u, s+11*u)
 	return bits.OnesCount64(core&before4&after) + bits.OnesCount64(core&after4&before)
 }
 
-// scaledFinderPatterns counts the finder-like patterns of unit minUnit or more along bit b of
-// the padded column col of a symbol of n modules, following the runs of one colour.
-func scaledFinderPatterns(col []uint64, b, n, minUnit int) (count int) {
-	var runs [7]int // the lengths of the latest runs, latest first; runs[0] ends in light
-	push := func(length int) {
-		if runs[0] == 0 {
-			length += n // the first run is light and extends into the quiet zone
-		}
-		copy(runs[1:], runs[:6])
-		runs[0] = length
+// darkRows returns the columns whose rows from to to−1, all within the symbol, are dark.
+func darkRows(col []uint64, from, to int) uint64 {
+	all := ^uint64(0)
+	for _, r := range col[pad+from : pad+to] {
+		all &= r
 	}
-	patterns := func() int {
-		u := runs[1]
-		if u < minUnit || runs[2] != u || runs[3] != 3*u || runs[4] != u || runs[5] != u {
-			return 0
-		}
-		k := 0
-		if runs[0] >= 4*u && runs[6] >= u {
-			k++
-		}
-		if runs[6] >= 4*u && runs[0] >= u {
-			k++
-		}
-		return k
+	return all
+}
+
+// lightRows returns the columns whose rows from to to−1 are light; rows beyond the padding
+// lie in the quiet zone, which is light.
+func lightRows(col []uint64, n, from, to int) uint64 {
+	any := uint64(0)
+	for _, r := range col[pad+max(from, -pad) : pad+min(to, n+pad)] {
+		any |= r
 	}
-	dark, length := false, 0
-	for y := range n {
-		d := col[pad+y]>>b&1 != 0
-		if d == dark {
-			length++
-			continue
-		}
-		push(length)
-		if !dark {
-			count += patterns()
-		}
-		dark, length = d, 1
-	}
-	if dark {
-		push(length)
-		length = 0
-	}
-	push(length + n) // the light run at the end extends into the quiet zone
-	return count + patterns()
+	return ^any
 }

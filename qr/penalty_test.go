@@ -131,7 +131,7 @@ func finderLike(dark [][]bool, x, y, u int, vertical bool, r *rand.Rand) {
 
 func TestPenaltyMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for iter := range 600 {
+	for iter := range 1500 {
 		n := symbolSize(1 + r.IntN(maxVersion))
 		if iter < 40 {
 			n = symbolSize(iter%maxVersion + 1)
@@ -147,7 +147,7 @@ func TestPenaltyMatchesReference(t *testing.T) {
 		// Add finder-like patterns of several units, some touching the edges, so that rule 3's
 		// scaled and border cases are exercised, and some long runs for rule 1.
 		for range r.IntN(12) {
-			u := 1 + r.IntN(4)
+			u := 1 + r.IntN(6)
 			finderLike(dark, r.IntN(n), r.IntN(n), u, r.IntN(2) == 0, r)
 		}
 		if got, want := fastPenalty(dark), referencePenalty(dark); got != want {
