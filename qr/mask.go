@@ -169,9 +169,14 @@ func linePenalty(m []uint64, p *plan) (points int) {
 // symbol of n rows whose three-unit dark run is the exact run of rows t to t+3u−1 in the
 // columns of exact.
 func scaledFinderPatternsAt(col []uint64, n, t, u int, exact uint64) int {
+	// The exact runs around the three-unit run, nearest first: most candidates fail early.
+	core := exact & lightRows(col, n, t-u, t) & lightRows(col, n, t+3*u, t+4*u)
+	if core == 0 {
+		return 0
+	}
 	s := t - 2*u // the first row of the pattern
-	core := exact & lightRows(col, n, s-1, s) & darkRows(col, s, s+u) & lightRows(col, n, s+u, s+2*u) &
-		lightRows(col, n, s+5*u, s+6*u) & darkRows(col, s+6*u, s+7*u) & lightRows(col, n, s+7*u, s+7*u+1)
+	core &= darkRows(col, s, s+u) & darkRows(col, s+6*u, s+7*u) &
+		lightRows(col, n, s-1, s) & lightRows(col, n, s+7*u, s+7*u+1)
 	if core == 0 {
 		return 0
 	}

@@ -40,6 +40,9 @@ type divisor struct {
 	product [256]remainder
 }
 
+// maxBlocks is the largest number of error correction blocks (version 40-H, Table 9).
+const maxBlocks = 81
+
 // divisors holds the generator polynomials by degree; ISO/IEC 18004 uses degrees 7 to 30.
 var divisors [31]divisor
 
@@ -100,24 +103,24 @@ func appendCodewords(dst, data []byte, v int, l Level, ecc []byte) ([]byte, []by
 	total := totalCodewords(v)
 	short := blocks - total%blocks    // the first blocks are one data codeword shorter
 	shortLen := total/blocks - eccLen // data codewords in a short block
+	var starts [maxBlocks + 1]int     // where each block's data codewords start
 	ecc = ecc[:0]
-	for b, off := 0, 0; b < blocks; b++ {
+	for b := range blocks {
 		n := shortLen
 		if b >= short {
 			n++
 		}
-		ecc = appendECC(ecc, data[off:off+n], eccLen)
-		off += n
+		starts[b+1] = starts[b] + n
+		ecc = appendECC(ecc, data[starts[b]:starts[b+1]], eccLen)
 	}
 	// Data codewords: the i-th of every block in turn; only long blocks have a last one.
-	for i := 0; i <= shortLen; i++ {
-		for b := 0; b < blocks; b++ {
-			if i < shortLen {
-				dst = append(dst, data[b*shortLen+max(0, b-short)+i])
-			} else if b >= short {
-				dst = append(dst, data[b*shortLen+(b-short)+i])
-			}
+	for i := range shortLen {
+		for _, start := range starts[:blocks] {
+			dst = append(dst, data[start+i])
 		}
+	}
+	for _, start := range starts[short:blocks] {
+		dst = append(dst, data[start+shortLen])
 	}
 	for i := range eccLen {
 		for b := range blocks {

@@ -135,12 +135,16 @@ func appendOptimalSegments(dst []segment, text string, v int, trace []byte) []se
 		}
 		// Ending a segment after c rounds its length up to whole bits; the cheapest end (the
 		// first in mode order on ties) may be followed by a new segment in any mode.
-		end, endMode := ceilBits(b), modeByte
-		if e := ceilBits(a); e < end {
-			end, endMode = e, modeAlphanumeric
+		end, endMode := b, modeByte // byte segments are always whole bits
+		if a != impossible {
+			if e := ceilBits(a); e < end {
+				end, endMode = e, modeAlphanumeric
+			}
 		}
-		if e := ceilBits(n); e < end {
-			end, endMode = e, modeNumeric
+		if n != impossible {
+			if e := ceilBits(n); e < end {
+				end, endMode = e, modeNumeric
+			}
 		}
 		tb, ta, tn := modeByte, modeAlphanumeric, modeNumeric
 		if e := end + head[modeByte]; e < b {
