@@ -18,6 +18,9 @@ go vet ./...
 step "go test (main module)"
 go test -count=1 ./...
 
+step "race detector: concurrent encodes share plans and pooled scratch memory"
+go test -count=1 -race -run 'Concurrent' ./qr
+
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
 

@@ -290,3 +290,41 @@ func ExampleEncode() {
 	fmt.Println(s.Version(), s.Size(), s.Level())
 	// Output: 2 25 Q
 }
+
+// TestConcurrentEncode checks that encodes running at once, sharing the plans and the pool of
+// scratch memory, give the symbols they give alone (run with -race).
+func TestConcurrentEncode(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	texts := make([]string, 64)
+	want := make([]string, len(texts))
+	for i := range texts {
+		texts[i] = randomText(r, 1+r.IntN(1500))
+		s, err := Encode(texts[i], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = matrixHash(s)
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for k := range 4 * len(texts) {
+				i := (g*7 + k) % len(texts)
+				s, err := Encode(texts[i], Options{})
+				if err == nil && matrixHash(s) != want[i] {
+					err = fmt.Errorf("text %d encoded differently", i)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

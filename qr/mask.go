@@ -11,7 +11,7 @@ import (
 // pattern 1:1:3:1:1 with four light modules on one side; N4 for each 5% by which the share of
 // dark modules strays from 50%.
 //
-// The rules are scored as Nayuki's qrcodegen scores them, which is what the standard means:
+// The rules are scored as Nayuki's qrcodegen scores them, a careful reading of the standard:
 // on the symbol with the format information of the candidate mask drawn; a finder-like pattern
 // may be scaled (n:n:3n:n:n, its light sides at least n and 4n) and its runs must be exact;
 // the area outside the symbol counts as light.

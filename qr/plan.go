@@ -44,10 +44,10 @@ func planFor(v int) *plan {
 	return p.plan
 }
 
-// pad is the number of light rows kept above and below a matrix: rule 3 of the mask penalty
-// looks up to four units past the edge of the symbol, into the quiet zone, and units up to 3
-// are checked word-parallel.
-const pad = 12
+// pad is the number of light rows kept above and below a matrix, so that the scan of rule 3
+// of the mask penalty can read a few rows past the symbol's edges, into the quiet zone, without
+// bounds checks.
+const pad = 6
 
 // index returns the bit index of the module at (x, y).
 func (p *plan) index(x, y int) int { return ((x/64)*p.rows+pad+y)*64 + x%64 }
