@@ -48,7 +48,7 @@ func Encode(text string, opts Options) (*Symbol, error) {
 		return nil, ErrInvalidUTF8
 	}
 	e := encoders.Get().(*encoder)
-	defer encoders.Put(e)
+	defer e.release()
 	v, bits := e.segment(text, ascii, opts.Level)
 	if v == 0 {
 		return nil, tooLong(len(text), ascii, opts.Level)
@@ -98,6 +98,14 @@ type encoder struct {
 }
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
+
+// release returns e to the pool, dropping its references to the caller's text so that a
+// pooled encoder never keeps a payload alive.
+func (e *encoder) release() {
+	clear(e.segs)
+	e.segs = e.segs[:0]
+	encoders.Put(e)
+}
 
 // versionGroups are the version ranges that share character count indicator lengths
 // (ISO/IEC 18004:2015 Table 3), within which one segmentation is optimal for all versions.
@@ -187,6 +195,8 @@ func resize(s []uint64, n int) []uint64 {
 	return s
 }
 
+// resizeBytes returns a slice of n bytes, reusing s when it is large enough; the bytes are
+// not cleared.
 func resizeBytes(s []byte, n int) []byte {
 	if cap(s) < n {
 		return make([]byte, n)
