@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -110,6 +111,14 @@ func TestReferenceEncoders(t *testing.T) {
 		auto := encodeCodewords(data, vec.Version, l, -1)
 		if auto.Mask() != vec.NayukiMask || matrixHash(auto) != vec.Nayuki {
 			t.Errorf("vector %d (version %d-%s): chose mask %d, Nayuki mask %d (same matrix: %v)", i, vec.Version, vec.Level, auto.Mask(), vec.NayukiMask, matrixHash(auto) == vec.Nayuki)
+		}
+		// These segment mixes, some with the ECI designator between segments, decode too.
+		var text strings.Builder
+		for _, s := range segs {
+			text.WriteString(s.data)
+		}
+		if got, err := decode(auto); err != nil || got != text.String() {
+			t.Errorf("vector %d (version %d-%s): decoded %q, %v; want %q", i, vec.Version, vec.Level, got, err, text.String())
 		}
 	}
 	if deviations == 0 || deviations == len(vectors) {
