@@ -7,9 +7,6 @@ import (
 	"github.com/bananaqr/bananaqr/qr"
 )
 
-// MaxMargin is the widest quiet zone, in modules, that the renderers draw.
-const MaxMargin = 16
-
 // Terminal writes s to w as lines of UTF-8 half blocks, each character two modules high,
 // surrounded by a quiet zone of margin modules (ISO/IEC 18004:2015 6.3.7 asks for 4).
 //

@@ -1,0 +1,161 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+
+	"github.com/bananaqr/bananaqr/qr"
+)
+
+// Limits of the options (the service's contract).
+const (
+	MinSize   = 128
+	MaxSize   = 2048
+	MaxMargin = 16
+	// minModulePixels is the fewest pixels a module may have: fewer do not scan from a screen
+	// or in print.
+	minModulePixels = 2
+)
+
+// Corners is the shape of the dark modules' outer corners.
+type Corners uint8
+
+const (
+	Square  Corners = iota // square modules
+	Rounded                // the convex corners of dark shapes rounded, module centres kept
+)
+
+// Logo is the mark drawn in the centre of a code.
+type Logo uint8
+
+const (
+	NoLogo Logo = iota // no mark
+	Banana             // the service's own mark, a banana; needs error correction level H
+)
+
+// Options says how to draw a symbol.
+type Options struct {
+	Size       int        // width and height of the image in pixels, MinSize..MaxSize
+	Margin     int        // quiet zone around the symbol in modules, 0..MaxMargin
+	Foreground color.RGBA // the dark modules' colour (opaque)
+	Background color.RGBA // the light modules' and quiet zone's colour (opaque)
+	Corners    Corners
+	Logo       Logo
+	// Title is the SVG's accessible name, its <title>; empty for none. The caller decides
+	// what may be shown there: a private payload must not be.
+	Title string
+}
+
+// Defaults are the service's defaults: 1024 pixels, a quiet zone of 4 modules, #7B260F on
+// #FFFFFF, square corners and no logo.
+func Defaults() Options {
+	return Options{
+		Size:       1024,
+		Margin:     4,
+		Foreground: color.RGBA{0x7b, 0x26, 0x0f, 0xff},
+		Background: color.RGBA{0xff, 0xff, 0xff, 0xff},
+	}
+}
+
+// ErrLogoNeedsH is the error of a logo on a symbol below error correction level H: the mark
+// hides modules, which only level H can spare.
+var ErrLogoNeedsH = errors.New("render: a logo needs error correction level H")
+
+// TooSmallError is the error of an image too small for its symbol: each module needs at least
+// two pixels.
+type TooSmallError struct {
+	Size    int // the size asked for
+	Modules int // modules a side, quiet zone included
+	MinSize int // the smallest size that works; above MaxSize when none does
+}
+
+func (e *TooSmallError) Error() string {
+	if e.MinSize > MaxSize {
+		return fmt.Sprintf("render: %d modules a side need at least %d pixels, more than the largest size, %d", e.Modules, e.MinSize, MaxSize)
+	}
+	return fmt.Sprintf("render: %d modules a side need at least %d pixels, not %d", e.Modules, e.MinSize, e.Size)
+}
+
+// validate checks o against the limits.
+func (o *Options) validate() error {
+	switch {
+	case o.Size < MinSize || o.Size > MaxSize:
+		return fmt.Errorf("render: size %d out of range %d..%d", o.Size, MinSize, MaxSize)
+	case o.Margin < 0 || o.Margin > MaxMargin:
+		return fmt.Errorf("render: margin %d out of range 0..%d", o.Margin, MaxMargin)
+	case o.Corners > Rounded:
+		return fmt.Errorf("render: unknown corners %d", o.Corners)
+	case o.Logo > Banana:
+		return fmt.Errorf("render: unknown logo %d", o.Logo)
+	}
+	return nil
+}
+
+// A layout places a symbol in an image: every module is module×module pixels, and the symbol's
+// top left module starts origin pixels from the top and left edges.
+type layout struct {
+	size   int // the image's side in pixels
+	n      int // the symbol's modules a side
+	module int // pixels a module
+	origin int // pixels before the first module: the quiet zone and half the remainder
+	pad    padding
+}
+
+// newLayout fits a symbol of n modules with a quiet zone of margin modules into size pixels.
+func newLayout(n int, o *Options) (layout, error) {
+	total := n + 2*o.Margin
+	module := o.Size / total
+	if module < minModulePixels {
+		return layout{}, &TooSmallError{Size: o.Size, Modules: total, MinSize: max(MinSize, minModulePixels*total)}
+	}
+	return layout{
+		size:   o.Size,
+		n:      n,
+		module: module,
+		origin: (o.Size-module*total)/2 + o.Margin*module,
+	}, nil
+}
+
+// prepare validates o for s and lays s out.
+func prepare(s *qr.Symbol, o *Options) (layout, error) {
+	if err := o.validate(); err != nil {
+		return layout{}, err
+	}
+	if o.Logo == Banana && s.Level() != qr.H {
+		return layout{}, ErrLogoNeedsH
+	}
+	l, err := newLayout(s.Size(), o)
+	if err != nil {
+		return layout{}, err
+	}
+	if o.Logo == Banana {
+		l.pad = logoPad(s.Size())
+	}
+	return l, nil
+}
+
+// padding is the square of modules cleared for a logo: modules first to first+side-1 in both
+// directions; side 0 when there is no logo.
+type padding struct{ first, side int }
+
+// logoPad returns the cleared square for a logo on a symbol of n modules: the largest odd
+// number of modules within 20% of the symbol's width, centred.
+func logoPad(n int) padding {
+	side := n / 5
+	if side%2 == 0 {
+		side--
+	}
+	return padding{first: (n - side) / 2, side: side}
+}
+
+// covers reports whether the module at (x, y) lies under the logo's pad.
+func (p padding) covers(x, y int) bool {
+	return uint(x-p.first) < uint(p.side) && uint(y-p.first) < uint(p.side)
+}
+
+// dark reports whether the module at (x, y) of s is drawn dark: outside the symbol and under a
+// logo's pad it is not.
+func (l *layout) dark(s *qr.Symbol, x, y int) bool {
+	return s.Dark(x, y) && !l.pad.covers(x, y)
+}

@@ -1,0 +1,190 @@
+package render
+
+import (
+	"encoding/xml"
+	"image/color"
+	"strconv"
+	"sync"
+
+	"github.com/bananaqr/bananaqr/qr"
+)
+
+// SVG returns s drawn as an SVG document, as o says.
+func SVG(s *qr.Symbol, o Options) ([]byte, error) { return AppendSVG(nil, s, &o) }
+
+// AppendSVG appends s drawn as an SVG document to dst, as o says. The document is valid XML,
+// deterministic, and as large as o.Size in pixels. Its viewBox counts in modules, the symbol's
+// top left module at (0, 0): the background is one rectangle and the dark modules are one
+// path, traced along their outlines (no seams when scaled, no strokes).
+func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
+	l, err := prepare(s, o)
+	if err != nil {
+		return dst, err
+	}
+	w := svgWriters.Get().(*svgWriter)
+	defer svgWriters.Put(w)
+	w.g.fill(s, l.pad)
+
+	// The view in modules: the image's pixels divided by the module's, from the image's edge.
+	k := float64(l.module)
+	from := appendNumber(nil, -float64(l.origin)/k)
+	side := appendNumber(nil, float64(l.size)/k)
+	dst = append(dst, `<svg xmlns="http://www.w3.org/2000/svg" width="`...)
+	dst = strconv.AppendInt(dst, int64(l.size), 10)
+	dst = append(dst, `" height="`...)
+	dst = strconv.AppendInt(dst, int64(l.size), 10)
+	dst = append(dst, `" viewBox="`...)
+	dst = append(append(append(append(append(append(append(dst, from...), ' '), from...), ' '), side...), ' '), side...)
+	dst = append(dst, `" role="img"`...)
+	if o.Corners == Square {
+		dst = append(dst, ` shape-rendering="crispEdges"`...)
+	}
+	dst = append(dst, '>')
+	if o.Title != "" {
+		dst = append(dst, "<title>"...)
+		dst = appendEscaped(dst, o.Title)
+		dst = append(dst, "</title>"...)
+	}
+	dst = append(dst, `<rect x="`...)
+	dst = append(append(dst, from...), `" y="`...)
+	dst = append(append(dst, from...), `" width="`...)
+	dst = append(append(dst, side...), `" height="`...)
+	dst = append(append(dst, side...), `" fill="`...)
+	dst = appendColor(dst, o.Background)
+	dst = append(dst, `"/><path fill="`...)
+	dst = appendColor(dst, o.Foreground)
+	dst = append(dst, `" d="`...)
+	w.t.trace(w.g.n, w.g.dark, func(c []corner) {
+		if o.Corners == Rounded {
+			dst = appendRoundedOutline(dst, c)
+		} else {
+			dst = appendOutline(dst, c)
+		}
+	})
+	dst = append(dst, `"/>`...)
+	dst = appendLogoSVG(dst, &l)
+	return append(dst, "</svg>"...), nil
+}
+
+// svgWriter is the scratch memory of AppendSVG.
+type svgWriter struct {
+	g grid
+	t tracer
+}
+
+var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
+
+// appendOutline appends the path of a square-cornered outline: a move to its first corner,
+// then a horizontal or vertical line to each next one.
+func appendOutline(dst []byte, c []corner) []byte {
+	dst = append(dst, 'M')
+	dst = strconv.AppendInt(dst, int64(c[0].x), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(c[0].y), 10)
+	for i := 1; i < len(c); i++ {
+		dst = appendLine(dst, c[i-1], c[i], 0)
+	}
+	return append(dst, 'z')
+}
+
+// cornerRadius is the radius of rounded corners, in modules: half a module, so that a lone
+// module becomes a disc around its centre.
+const cornerRadius = 0.5
+
+// appendRoundedOutline appends the path of an outline whose convex corners are quarter circles
+// of radius cornerRadius; concave corners stay square.
+func appendRoundedOutline(dst []byte, c []corner) []byte {
+	first := c[0]
+	x, y := float64(first.x), float64(first.y)
+	if first.convex {
+		x += cornerRadius * float64(steps[first.out][0])
+		y += cornerRadius * float64(steps[first.out][1])
+	}
+	dst = append(dst, 'M')
+	dst = appendNumber(dst, x)
+	dst = append(dst, ' ')
+	dst = appendNumber(dst, y)
+	for i := 1; i <= len(c); i++ {
+		prev, cur := c[i-1], c[i%len(c)]
+		cut := 0.0
+		if prev.convex {
+			cut += cornerRadius
+		}
+		if cur.convex {
+			cut += cornerRadius
+		}
+		dst = appendLine(dst, prev, cur, cut)
+		if cur.convex {
+			in, out := steps[prev.out], steps[cur.out]
+			dst = append(dst, "a.5 .5 0 0 1"...)
+			dst = appendSigned(dst, cornerRadius*float64(in[0]+out[0]))
+			dst = appendSigned(dst, cornerRadius*float64(in[1]+out[1]))
+		}
+	}
+	return append(dst, 'z')
+}
+
+// appendLine appends a line from corner a towards corner b, shortened by cut modules, as h or
+// v; nothing when nothing is left of it.
+func appendLine(dst []byte, a, b corner, cut float64) []byte {
+	dx, dy := float64(b.x-a.x), float64(b.y-a.y)
+	switch {
+	case dx > cut:
+		return appendNumber(append(dst, 'h'), dx-cut)
+	case dx < -cut:
+		return appendNumber(append(dst, 'h'), dx+cut)
+	case dy > cut:
+		return appendNumber(append(dst, 'v'), dy-cut)
+	case dy < -cut:
+		return appendNumber(append(dst, 'v'), dy+cut)
+	}
+	return dst
+}
+
+// appendSigned appends v as a path argument that follows another: a minus sign separates it,
+// else a space.
+func appendSigned(dst []byte, v float64) []byte {
+	if v >= 0 {
+		dst = append(dst, ' ')
+	}
+	return appendNumber(dst, v)
+}
+
+// appendNumber appends v with at most four decimals and no zero before the point.
+func appendNumber(dst []byte, v float64) []byte {
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'f', -1, 64)
+	if v != float64(int64(v)) {
+		dst = strconv.AppendFloat(dst[:start], v, 'f', 4, 64)
+		for dst[len(dst)-1] == '0' {
+			dst = dst[:len(dst)-1]
+		}
+	}
+	switch {
+	case len(dst)-start >= 2 && dst[start] == '0' && dst[start+1] == '.':
+		dst = append(dst[:start], dst[start+1:]...)
+	case len(dst)-start >= 3 && dst[start] == '-' && dst[start+1] == '0' && dst[start+2] == '.':
+		dst = append(dst[:start+1], dst[start+2:]...)
+	}
+	return dst
+}
+
+// appendColor appends c as #RRGGBB.
+func appendColor(dst []byte, c color.RGBA) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(dst, '#', hex[c.R>>4], hex[c.R&15], hex[c.G>>4], hex[c.G&15], hex[c.B>>4], hex[c.B&15])
+}
+
+// appendEscaped appends s escaped as XML character data.
+func appendEscaped(dst []byte, s string) []byte {
+	w := byteAppender{dst}
+	xml.EscapeText(&w, []byte(s)) // writing to memory cannot fail
+	return w.b
+}
+
+type byteAppender struct{ b []byte }
+
+func (a *byteAppender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
