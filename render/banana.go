@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The banana mark: the service's own logo, drawn in the centre of a code when logo=banana.
@@ -414,7 +415,29 @@ func bananaTransform(s *bananaShape, f func(bananaPt) bananaPt) {
 // top left corner at (x, y): a path for the yellow body, then one for the ink (outline ring,
 // stem, tip and ridge), both filled with the default non-zero rule. Coordinates carry at most three
 // decimals; the output depends only on the arguments.
+// Codes place the mark by version only, so the few distinct placements are cached.
 func bananaSVG(x, y, side float64) string {
+	key := [3]float64{x, y, side}
+	if s, ok := bananaSVGCache.Load(key); ok {
+		return s.(string)
+	}
+	s := bananaSVGMarkup(x, y, side)
+	if bananaSVGCacheSize.Add(1) <= bananaSVGCacheMax {
+		bananaSVGCache.Store(key, s)
+	}
+	return s
+}
+
+// bananaSVGCache holds bananaSVG's results by placement, up to bananaSVGCacheMax of them.
+var (
+	bananaSVGCache     sync.Map
+	bananaSVGCacheSize atomic.Int64
+)
+
+const bananaSVGCacheMax = 256
+
+// bananaSVGMarkup builds bananaSVG's result.
+func bananaSVGMarkup(x, y, side float64) string {
 	g := bananaGeometry()
 	var b strings.Builder
 	for i, layer := range [][]bananaContour{g.yellow, g.ink} {

@@ -29,8 +29,9 @@ type tracer struct {
 	corners []corner
 }
 
-// trace calls emit with the corners of each outline of the dark modules, top to bottom.
-func (t *tracer) trace(n int, dark func(x, y int) bool, emit func([]corner)) {
+// trace calls emit with the corners of each outline of the dark modules of g, top to bottom.
+func (t *tracer) trace(g *grid, emit func([]corner)) {
+	n := g.n
 	t.n = n
 	w := n + 1
 	if cap(t.edges) < w*w {
@@ -39,21 +40,23 @@ func (t *tracer) trace(n int, dark func(x, y int) bool, emit func([]corner)) {
 	t.edges = t.edges[:w*w]
 	clear(t.edges)
 	// Each dark module contributes its sides that border light, walked clockwise.
+	gw := n + 2 // the grid's row, with its border
 	for y := range n {
 		for x := range n {
-			if !dark(x, y) {
+			c := (y+1)*gw + x + 1
+			if !g.cells[c] {
 				continue
 			}
-			if !dark(x, y-1) {
+			if !g.cells[c-gw] {
 				t.edges[y*w+x] |= 1 << east
 			}
-			if !dark(x+1, y) {
+			if !g.cells[c+1] {
 				t.edges[y*w+x+1] |= 1 << south
 			}
-			if !dark(x, y+1) {
+			if !g.cells[c+gw] {
 				t.edges[(y+1)*w+x+1] |= 1 << west
 			}
-			if !dark(x-1, y) {
+			if !g.cells[c-1] {
 				t.edges[(y+1)*w+x] |= 1 << north
 			}
 		}

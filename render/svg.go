@@ -54,7 +54,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, `"/><path fill="`...)
 	dst = appendColor(dst, o.Foreground)
 	dst = append(dst, `" d="`...)
-	w.t.trace(w.g.n, w.g.dark, func(c []corner) {
+	w.t.trace(&w.g, func(c []corner) {
 		if o.Corners == Rounded {
 			dst = appendRoundedOutline(dst, c)
 		} else {
@@ -88,66 +88,84 @@ func appendOutline(dst []byte, c []corner) []byte {
 }
 
 // cornerRadius is the radius of rounded corners, in modules: half a module, so that a lone
-// module becomes a disc around its centre.
-const cornerRadius = 0.5
+// module becomes a disc around its centre. Paths count it in half modules.
+const (
+	cornerRadius = 0.5
+	halfRadius   = 1
+)
 
 // appendRoundedOutline appends the path of an outline whose convex corners are quarter circles
 // of radius cornerRadius; concave corners stay square.
 func appendRoundedOutline(dst []byte, c []corner) []byte {
 	first := c[0]
-	x, y := float64(first.x), float64(first.y)
+	x, y := 2*first.x, 2*first.y // in half modules
 	if first.convex {
-		x += cornerRadius * float64(steps[first.out][0])
-		y += cornerRadius * float64(steps[first.out][1])
+		x += halfRadius * steps[first.out][0]
+		y += halfRadius * steps[first.out][1]
 	}
 	dst = append(dst, 'M')
-	dst = appendNumber(dst, x)
+	dst = appendHalves(dst, x)
 	dst = append(dst, ' ')
-	dst = appendNumber(dst, y)
+	dst = appendHalves(dst, y)
 	for i := 1; i <= len(c); i++ {
 		prev, cur := c[i-1], c[i%len(c)]
-		cut := 0.0
+		cut := 0
 		if prev.convex {
-			cut += cornerRadius
+			cut += halfRadius
 		}
 		if cur.convex {
-			cut += cornerRadius
+			cut += halfRadius
 		}
 		dst = appendLine(dst, prev, cur, cut)
 		if cur.convex {
 			in, out := steps[prev.out], steps[cur.out]
 			dst = append(dst, "a.5 .5 0 0 1"...)
-			dst = appendSigned(dst, cornerRadius*float64(in[0]+out[0]))
-			dst = appendSigned(dst, cornerRadius*float64(in[1]+out[1]))
+			for _, d := range [2]int{halfRadius * (in[0] + out[0]), halfRadius * (in[1] + out[1])} {
+				if d >= 0 {
+					dst = append(dst, ' ')
+				}
+				dst = appendHalves(dst, d)
+			}
 		}
 	}
 	return append(dst, 'z')
 }
 
-// appendLine appends a line from corner a towards corner b, shortened by cut modules, as h or
-// v; nothing when nothing is left of it.
-func appendLine(dst []byte, a, b corner, cut float64) []byte {
-	dx, dy := float64(b.x-a.x), float64(b.y-a.y)
+// appendLine appends a line from corner a towards corner b, shortened by cut half modules, as
+// h or v; nothing when nothing is left of it.
+func appendLine(dst []byte, a, b corner, cut int) []byte {
+	dx, dy := 2*(b.x-a.x), 2*(b.y-a.y)
 	switch {
 	case dx > cut:
-		return appendNumber(append(dst, 'h'), dx-cut)
+		return appendHalves(append(dst, 'h'), dx-cut)
 	case dx < -cut:
-		return appendNumber(append(dst, 'h'), dx+cut)
+		return appendHalves(append(dst, 'h'), dx+cut)
 	case dy > cut:
-		return appendNumber(append(dst, 'v'), dy-cut)
+		return appendHalves(append(dst, 'v'), dy-cut)
 	case dy < -cut:
-		return appendNumber(append(dst, 'v'), dy+cut)
+		return appendHalves(append(dst, 'v'), dy+cut)
 	}
 	return dst
 }
 
-// appendSigned appends v as a path argument that follows another: a minus sign separates it,
-// else a space.
-func appendSigned(dst []byte, v float64) []byte {
-	if v >= 0 {
-		dst = append(dst, ' ')
+// appendHalves appends h/2 with no zero before the point: 3 → "1.5", -1 → "-.5".
+func appendHalves(dst []byte, h int) []byte {
+	if h < 0 {
+		dst = append(dst, '-')
+		h = -h
 	}
-	return appendNumber(dst, v)
+	switch whole := h / 2; {
+	case whole >= 10 && whole < 100:
+		dst = append(dst, byte('0'+whole/10), byte('0'+whole%10))
+	case whole > 0 && whole < 10 || h == 0:
+		dst = append(dst, byte('0'+whole))
+	case whole >= 100:
+		dst = strconv.AppendInt(dst, int64(whole), 10)
+	}
+	if h%2 != 0 {
+		dst = append(dst, ".5"...)
+	}
+	return dst
 }
 
 // appendNumber appends v with at most four decimals and no zero before the point.

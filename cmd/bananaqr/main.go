@@ -2,7 +2,8 @@
 //
 // Usage:
 //
-//	bananaqr encode [flags] [text]   print a QR code of text (or of standard input) to the terminal
+//	bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
+//	                                 terminal or written to an SVG or PNG file (-o)
 //	bananaqr version                 print the version
 //
 // The HTTP service (bananaqr serve) is not built yet.
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -28,7 +30,8 @@ func main() {
 const usage = `bananaqr makes QR codes.
 
 Usage:
-  bananaqr encode [flags] [text]   print a QR code of text (or of standard input) to the terminal
+  bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
+                                   terminal or written to an SVG or PNG file (-o)
   bananaqr version                 print the version
   bananaqr help                    print this help
 
@@ -62,15 +65,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const maxInput = 1 << 20
 
 func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	defaults := render.Defaults()
 	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ecc := fs.String("ecc", "M", "least error correction `level`: L, M, Q or H; raised for free while the symbol keeps its size")
-	margin := fs.Int("margin", 4, fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", render.MaxMargin))
-	invert := fs.Bool("invert", false, "draw dark modules as blocks, for terminals with a light background")
+	ecc := fs.String("ecc", "M", "least error correction `level`: L, M, Q or H; raised for free while the symbol keeps its size (H with a logo)")
+	margin := fs.Int("margin", defaults.Margin, fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", render.MaxMargin))
+	invert := fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
+	out := fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
+	size := fs.Int("size", defaults.Size, fmt.Sprintf("image width and height in `pixels` (%d..%d)", render.MinSize, render.MaxSize))
+	fg := fs.String("color", render.FormatColor(defaults.Foreground), "image: foreground `colour`, RRGGBB with or without #")
+	bg := fs.String("background", render.FormatColor(defaults.Background), "image: background `colour`, RRGGBB with or without #")
+	corners := fs.String("corners", "square", "image: `shape` of the modules' outer corners, square or rounded")
+	logo := fs.String("logo", "none", "image: `mark` in the centre, none or banana")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n\n"+
-			"Prints a QR code of text to the terminal. Without text, or with \"-\", the text is\n"+
-			"standard input, less one final line break. Several arguments are joined by spaces.\n\n")
+			"Prints a QR code of text to the terminal, or writes it to an image file with -o.\n"+
+			"Without text, or with \"-\", the text is standard input, less one final line break.\n"+
+			"Several arguments are joined by spaces.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,15 +90,50 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	usageError := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bananaqr: "+format+"\n", a...)
+		return 2
+	}
 	level, err := qr.ParseLevel(*ecc)
 	if err != nil {
-		fmt.Fprintf(stderr, "bananaqr: -ecc: %v\n", err)
-		return 2
+		return usageError("-ecc: %v", err)
+	}
+	o := defaults
+	o.Size, o.Margin = *size, *margin
+	if o.Foreground, err = render.ParseColor(*fg); err != nil {
+		return usageError("-color: %v", err)
+	}
+	if o.Background, err = render.ParseColor(*bg); err != nil {
+		return usageError("-background: %v", err)
+	}
+	switch *corners {
+	case "square":
+	case "rounded":
+		o.Corners = render.Rounded
+	default:
+		return usageError("-corners %q: want square or rounded", *corners)
+	}
+	switch *logo {
+	case "none":
+	case "banana":
+		o.Logo, level = render.Banana, qr.H
+	default:
+		return usageError("-logo %q: want none or banana", *logo)
 	}
 	if *margin < 0 || *margin > render.MaxMargin {
-		fmt.Fprintf(stderr, "bananaqr: -margin %d: want 0..%d\n", *margin, render.MaxMargin)
-		return 2
+		return usageError("-margin %d: want 0..%d", *margin, render.MaxMargin)
 	}
+	var draw func(*qr.Symbol, render.Options) ([]byte, error)
+	switch ext := strings.ToLower(filepath.Ext(*out)); {
+	case *out == "":
+	case ext == ".svg":
+		draw = render.SVG
+	case ext == ".png":
+		draw = render.PNG
+	default:
+		return usageError("-o %s: the file name must end in .svg or .png", *out)
+	}
+
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
@@ -102,7 +148,15 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
 		return 1
 	}
-	if err := render.Terminal(stdout, s, *margin, *invert); err != nil {
+	if draw == nil {
+		err = render.Terminal(stdout, s, *margin, *invert)
+	} else {
+		var image []byte
+		if image, err = draw(s, o); err == nil {
+			err = os.WriteFile(*out, image, 0o644)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
 		return 1
 	}

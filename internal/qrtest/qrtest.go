@@ -3,7 +3,9 @@
 package qrtest
 
 import (
+	"errors"
 	"image"
+	"image/color"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
@@ -42,4 +44,45 @@ func DecodeImage(img image.Image, pure bool) (string, error) {
 		return "", err
 	}
 	return res.GetText(), nil
+}
+
+// DecodeRendered decodes a rendered code: img holds the code and its quiet zone, modules of
+// modulePx pixels. It reads img as it is, first as a pure barcode, then by searching for the
+// code. gozxing's detector fails on large versions drawn with many pixels a module (its
+// alignment pattern search leaves the image), and its pure mode cannot place rounded modules;
+// then the image is reduced, averaging blocks of pixels, to about two pixels a module.
+func DecodeRendered(img image.Image, modulePx int) (string, error) {
+	text, err := DecodeImage(img, true)
+	if err == nil {
+		return text, nil
+	}
+	if text, err = DecodeImage(img, false); err == nil {
+		return text, nil
+	}
+	if f := modulePx / 2; f >= 2 {
+		if text, err2 := DecodeImage(shrink(img, f), false); err2 == nil {
+			return text, nil
+		} else {
+			err = errors.Join(err, err2)
+		}
+	}
+	return "", err
+}
+
+// shrink returns img in grey, f times smaller, each pixel the mean of f×f pixels.
+func shrink(img image.Image, f int) *image.Gray {
+	b := img.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx()/f, b.Dy()/f))
+	for y := range out.Rect.Dy() {
+		for x := range out.Rect.Dx() {
+			sum := 0
+			for j := range f {
+				for i := range f {
+					sum += int(color.GrayModel.Convert(img.At(b.Min.X+x*f+i, b.Min.Y+y*f+j)).(color.Gray).Y)
+				}
+			}
+			out.Pix[y*out.Stride+x] = uint8(sum / (f * f))
+		}
+	}
+	return out
 }

@@ -51,6 +51,7 @@ func main() {
 	groups := group(results)
 	writeTables(os.Stdout, groups)
 	writeTargets(os.Stdout, groups)
+	writeRenderTargets(os.Stdout, groups)
 }
 
 // result is the set of samples of one benchmark, merged over all runs.
@@ -275,8 +276,16 @@ func writeTables(w io.Writer, tables []*table) {
 			title += " / " + t.input
 		}
 		fmt.Fprintf(w, "### %s\n\n", title)
-		fmt.Fprintf(w, "| library | time/op | B/op | allocs/op | × slower than %s | runs |\n", baseline)
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+		extra := extraUnits(t)
+		fmt.Fprintf(w, "| library | time/op | B/op | allocs/op | × slower than %s | runs |", baseline)
+		for _, u := range extra {
+			fmt.Fprintf(w, " %s |", u)
+		}
+		fmt.Fprint(w, "\n|---|---:|---:|---:|---:|---:|")
+		for range extra {
+			fmt.Fprint(w, "---:|")
+		}
+		fmt.Fprintln(w)
 		base := t.base()
 		for _, r := range t.rows {
 			ns, _ := r.res.median(unitNs)
@@ -285,13 +294,32 @@ func writeTables(w io.Writer, tables []*table) {
 				b, _ := base.median(unitNs)
 				ratio = formatRatio(ns / b)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |\n",
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |",
 				r.lib, formatDuration(ns),
 				formatCount(r.res, unitBytes), formatCount(r.res, unitAllocs),
 				ratio, r.res.runs())
+			for _, u := range extra {
+				fmt.Fprintf(w, " %s |", formatCount(r.res, u))
+			}
+			fmt.Fprintln(w)
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// extraUnits returns the units of a table's results beyond time, bytes and allocations (such as
+// png-bytes, reported with b.ReportMetric), sorted.
+func extraUnits(t *table) []string {
+	var units []string
+	for _, r := range t.rows {
+		for u := range r.res.samples {
+			if u != unitNs && u != unitBytes && u != unitAllocs && !slices.Contains(units, u) {
+				units = append(units, u)
+			}
+		}
+	}
+	slices.Sort(units)
+	return units
 }
 
 // formatDuration formats nanoseconds in a human unit.
