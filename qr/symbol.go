@@ -23,6 +23,15 @@ func (s *Symbol) Dark(x, y int) bool {
 	return s.modules[(x/64)*s.rows+pad+y]>>(x%64)&1 != 0
 }
 
+// Row appends to dst the modules of row y as bits, 64 a word: module x is bit x%64 of word
+// x/64, 1 for dark. It is the quick way through a whole symbol.
+func (s *Symbol) Row(y int, dst []uint64) []uint64 {
+	for w := 0; w*64 < s.size; w++ {
+		dst = append(dst, s.modules[w*s.rows+pad+y])
+	}
+	return dst
+}
+
 // Version returns the symbol's version, 1 to 40.
 func (s *Symbol) Version() int { return s.version }
 

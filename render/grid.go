@@ -6,24 +6,29 @@ import "github.com/bananaqr/bananaqr/qr"
 // border of light modules around it so that neighbours can be read without bounds checks.
 type grid struct {
 	n     int
-	cells []bool // (n+2)×(n+2), row by row, the symbol's module (x, y) at (y+1)*(n+2)+x+1
+	cells []uint8  // (n+2)×(n+2), row by row, the symbol's module (x, y) at (y+1)*(n+2)+x+1: 1 dark
+	row   []uint64 // scratch for Symbol.Row
 }
 
 func (g *grid) fill(s *qr.Symbol, pad padding) {
 	g.n = s.Size()
 	w := g.n + 2
 	if cap(g.cells) < w*w {
-		g.cells = make([]bool, w*w)
+		g.cells = make([]uint8, w*w)
 	}
 	g.cells = g.cells[:w*w]
 	clear(g.cells)
 	for y := range g.n {
-		row := g.cells[(y+1)*w+1 : (y+1)*w+1+g.n]
-		for x := range row {
-			row[x] = s.Dark(x, y) && !pad.covers(x, y)
+		g.row = s.Row(y, g.row[:0])
+		cells := g.cells[(y+1)*w+1 : (y+1)*w+1+g.n]
+		for x := range cells {
+			cells[x] = uint8(g.row[x/64] >> (x % 64) & 1)
+		}
+		if uint(y-pad.first) < uint(pad.side) {
+			clear(cells[pad.first : pad.first+pad.side])
 		}
 	}
 }
 
 // dark reports whether module (x, y) is drawn dark; -1 and n are the light border.
-func (g *grid) dark(x, y int) bool { return g.cells[(y+1)*(g.n+2)+x+1] }
+func (g *grid) dark(x, y int) bool { return g.cells[(y+1)*(g.n+2)+x+1] != 0 }

@@ -41,24 +41,16 @@ func (t *tracer) trace(g *grid, emit func([]corner)) {
 	clear(t.edges)
 	// Each dark module contributes its sides that border light, walked clockwise.
 	gw := n + 2 // the grid's row, with its border
+	// Branch-free: the modules are as good as random.
 	for y := range n {
+		above, here, below := g.cells[y*gw:(y+1)*gw], g.cells[(y+1)*gw:(y+2)*gw], g.cells[(y+2)*gw:(y+3)*gw]
+		top, bottom := t.edges[y*w:(y+1)*w], t.edges[(y+1)*w:(y+2)*w]
 		for x := range n {
-			c := (y+1)*gw + x + 1
-			if !g.cells[c] {
-				continue
-			}
-			if !g.cells[c-gw] {
-				t.edges[y*w+x] |= 1 << east
-			}
-			if !g.cells[c+1] {
-				t.edges[y*w+x+1] |= 1 << south
-			}
-			if !g.cells[c+gw] {
-				t.edges[(y+1)*w+x+1] |= 1 << west
-			}
-			if !g.cells[c-1] {
-				t.edges[(y+1)*w+x] |= 1 << north
-			}
+			d := here[x+1]
+			top[x] |= d &^ above[x+1] << east
+			top[x+1] |= d &^ here[x+2] << south
+			bottom[x+1] |= d &^ below[x+1] << west
+			bottom[x] |= d &^ here[x] << north
 		}
 	}
 	for i, e := range t.edges {
@@ -68,37 +60,63 @@ func (t *tracer) trace(g *grid, emit func([]corner)) {
 	}
 }
 
+// turns gives, for the edges leaving a point rotated so that bit 0 is the right turn, bit 2
+// the left turn and bit 3 straight on, the turn to take: right first, then straight, then left
+// (0 right, 3 straight, 2 left, as steps from the direction after a right turn).
+var turns = func() (t [16]uint8) {
+	for e := range t {
+		switch {
+		case e&1 != 0:
+			t[e] = 0
+		case e&8 != 0:
+			t[e] = 3
+		default:
+			t[e] = 2
+		}
+	}
+	return t
+}()
+
 // loop follows the outline that leaves (x0, y0) eastwards and returns its corners. Where two
 // outlines touch at a point it turns right, which keeps them apart.
 func (t *tracer) loop(x0, y0 int) []corner {
 	w := t.n + 1
-	t.corners = t.corners[:0]
+	cs := t.corners[:cap(t.corners)]
+	n := 0 // corners found
 	x, y, dir := x0, y0, uint8(east)
 	for {
 		if x != x0 || y != y0 || dir != east { // the first edge stays until the loop closes
 			t.edges[y*w+x] &^= 1 << dir
 		}
 		x, y = x+steps[dir][0], y+steps[dir][1]
-		e := t.edges[y*w+x]
-		next := dir
-		switch right, left := (dir+1)%4, (dir+3)%4; {
-		case e&(1<<right) != 0:
-			next = right
-		case e&(1<<dir) != 0:
-		default:
-			next = left
-		}
+		e := uint(t.edges[y*w+x])
+		right := (dir + 1) & 3
+		next := (right + turns[(e|e<<4)>>right&15]) & 3
 		if x == x0 && y == y0 && next == east {
 			break
 		}
-		if next != dir {
-			t.corners = append(t.corners, corner{x, y, next, next == (dir+1)%4})
+		// Branch-free: whether the outline turns here is as good as random.
+		if n == len(cs) {
+			cs = append(cs, corner{})
+			cs = cs[:cap(cs)]
 		}
+		cs[n] = corner{x, y, next, next == right}
+		n += int(b2u8(next != dir))
 		dir = next
 	}
 	t.edges[y0*w+x0] &^= 1 << east
+	t.corners = cs[:n]
 	if dir != east { // the loop turns at its start too
 		t.corners = append(t.corners, corner{x0, y0, east, dir == north})
 	}
 	return t.corners
+}
+
+// b2u8 converts a bool to 0 or 1 without a branch.
+func b2u8(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }

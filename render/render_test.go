@@ -249,3 +249,51 @@ func TestOptionErrors(t *testing.T) {
 		t.Errorf("version 40 in 256 pixels: %v", err)
 	}
 }
+
+// TestSVGRectangles paints the square path's rectangles onto a grid and compares it with the
+// symbol: every dark module covered exactly once, nothing else, the logo's pad left light.
+func TestSVGRectangles(t *testing.T) {
+	for _, text := range renderTexts {
+		for _, level := range []qr.Level{qr.M, qr.H} {
+			s, _ := qr.Encode(text, qr.Options{Level: level, NoBoost: true})
+			o := Defaults()
+			if level == qr.H {
+				o.Logo = Banana
+			}
+			data, err := SVG(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := bytes.Index(data, []byte(`" d="M`)) + 5
+			path := string(data[start : start+bytes.IndexByte(data[start:], '"')])
+			n := s.Size()
+			cover := make([]int, n*n)
+			for _, rect := range strings.Split(strings.TrimSuffix(path, "z"), "z") {
+				var x, y, w, h, w2 int
+				if _, err := fmt.Sscanf(rect, "M%d %dh%dv%dh-%d", &x, &y, &w, &h, &w2); err != nil || w != w2 || w <= 0 || h <= 0 {
+					t.Fatalf("rectangle %q: %v", rect, err)
+				}
+				for j := y; j < y+h; j++ {
+					for i := x; i < x+w; i++ {
+						cover[j*n+i]++
+					}
+				}
+			}
+			pad := padding{}
+			if o.Logo == Banana {
+				pad = logoPad(n)
+			}
+			for y := range n {
+				for x := range n {
+					want := 0
+					if s.Dark(x, y) && !pad.covers(x, y) {
+						want = 1
+					}
+					if cover[y*n+x] != want {
+						t.Fatalf("%d bytes, %s: module (%d, %d) covered %d times, want %d", len(text), level, x, y, cover[y*n+x], want)
+					}
+				}
+			}
+		}
+	}
+}

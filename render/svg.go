@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/xml"
 	"image/color"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -23,7 +24,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	}
 	w := svgWriters.Get().(*svgWriter)
 	defer svgWriters.Put(w)
-	w.g.fill(s, l.pad)
+	dst = slices.Grow(dst, 1024+3*l.n*l.n) // about what a path takes: one allocation
 
 	// The view in modules: the image's pixels divided by the module's, from the image's edge.
 	k := float64(l.module)
@@ -54,13 +55,12 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, `"/><path fill="`...)
 	dst = appendColor(dst, o.Foreground)
 	dst = append(dst, `" d="`...)
-	w.t.trace(&w.g, func(c []corner) {
-		if o.Corners == Rounded {
-			dst = appendRoundedOutline(dst, c)
-		} else {
-			dst = appendOutline(dst, c)
-		}
-	})
+	if o.Corners == Rounded {
+		w.g.fill(s, l.pad)
+		w.t.trace(&w.g, func(c []corner) { dst = appendRoundedOutline(dst, c) })
+	} else {
+		dst = w.r.appendRects(dst, s, l.pad)
+	}
 	dst = append(dst, `"/>`...)
 	dst = appendLogoSVG(dst, &l)
 	return append(dst, "</svg>"...), nil
@@ -70,22 +70,10 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 type svgWriter struct {
 	g grid
 	t tracer
+	r rectangler
 }
 
 var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
-
-// appendOutline appends the path of a square-cornered outline: a move to its first corner,
-// then a horizontal or vertical line to each next one.
-func appendOutline(dst []byte, c []corner) []byte {
-	dst = append(dst, 'M')
-	dst = strconv.AppendInt(dst, int64(c[0].x), 10)
-	dst = append(dst, ' ')
-	dst = strconv.AppendInt(dst, int64(c[0].y), 10)
-	for i := 1; i < len(c); i++ {
-		dst = appendLine(dst, c[i-1], c[i], 0)
-	}
-	return append(dst, 'z')
-}
 
 // cornerRadius is the radius of rounded corners, in modules: half a module, so that a lone
 // module becomes a disc around its centre. Paths count it in half modules.
