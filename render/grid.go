@@ -7,7 +7,8 @@ import "github.com/bananaqr/bananaqr/qr"
 type grid struct {
 	n     int
 	cells []uint8  // (n+2)×(n+2), row by row, the symbol's module (x, y) at (y+1)*(n+2)+x+1: 1 dark
-	row   []uint64 // scratch for Symbol.Row
+	bits  []uint64 // the same rows as bits, module x of row y in bit x%64 of word y*words+x/64
+	words int
 }
 
 func (g *grid) fill(s *qr.Symbol, pad padding) {
@@ -18,17 +19,23 @@ func (g *grid) fill(s *qr.Symbol, pad padding) {
 	}
 	g.cells = g.cells[:w*w]
 	clear(g.cells)
+	g.words = (g.n + 63) / 64
+	g.bits = g.bits[:0]
 	for y := range g.n {
-		g.row = s.Row(y, g.row[:0])
+		g.bits = s.Row(y, g.bits)
+		row := g.rowBits(y)
+		if uint(y-pad.first) < uint(pad.side) {
+			clearBits(row, pad.first, pad.first+pad.side)
+		}
 		cells := g.cells[(y+1)*w+1 : (y+1)*w+1+g.n]
 		for x := range cells {
-			cells[x] = uint8(g.row[x/64] >> (x % 64) & 1)
-		}
-		if uint(y-pad.first) < uint(pad.side) {
-			clear(cells[pad.first : pad.first+pad.side])
+			cells[x] = uint8(row[x/64] >> (x % 64) & 1)
 		}
 	}
 }
+
+// rowBits returns the modules of row y as bits.
+func (g *grid) rowBits(y int) []uint64 { return g.bits[y*g.words : (y+1)*g.words] }
 
 // dark reports whether module (x, y) is drawn dark; -1 and n are the light border.
 func (g *grid) dark(x, y int) bool { return g.cells[(y+1)*(g.n+2)+x+1] != 0 }

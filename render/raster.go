@@ -48,6 +48,7 @@ type rasterizer struct {
 
 	base    []byte   // the current module row, corners square, packed at depth 4
 	corners []corner // its convex corners: x is the first pixel, out bit 0 right, bit 1 bottom
+	runs    []span   // scratch: the runs of dark modules of a module row
 	tile    []uint8  // palette entries of a rounded top left corner, tileSide×tileSide
 	side    int      // tileSide
 
@@ -146,17 +147,9 @@ func (r *rasterizer) row(y int, dst []byte) (same bool) {
 func (r *rasterizer) squareRow(my int, dst []byte) {
 	clear(dst)
 	k, x0 := r.l.module, r.l.origin
-	for mx := 0; mx < r.l.n; {
-		if !r.g.dark(mx, my) {
-			mx++
-			continue
-		}
-		end := mx + 1
-		for end < r.l.n && r.g.dark(end, my) {
-			end++
-		}
-		setBits(dst, x0+mx*k, x0+end*k)
-		mx = end
+	r.runs = appendRuns(r.runs[:0], r.g.rowBits(my), my)
+	for _, run := range r.runs {
+		setBits(dst, x0+run.x0*k, x0+run.x1*k)
 	}
 }
 
@@ -289,15 +282,17 @@ func mixColor(bg, fg color.RGBA, i, n int) color.RGBA {
 
 // setBits sets bits a to b-1 of a 1-bit row, most significant bit first.
 func setBits(row []byte, a, b int) {
-	for ; a < b && a%8 != 0; a++ {
-		row[a/8] |= 0x80 >> (a % 8)
+	first, last := a/8, (b-1)/8
+	head, tail := byte(0xff>>(a%8)), byte(0xff<<(7-(b-1)%8))
+	if first == last {
+		row[first] |= head & tail
+		return
 	}
-	for ; a+8 <= b; a += 8 {
-		row[a/8] = 0xff
+	row[first] |= head
+	for i := first + 1; i < last; i++ {
+		row[i] = 0xff
 	}
-	for ; a < b; a++ {
-		row[a/8] |= 0x80 >> (a % 8)
-	}
+	row[last] |= tail
 }
 
 // setNibble sets pixel x of a 4-bit row to v.
