@@ -46,11 +46,11 @@ type rasterizer struct {
 	palette  []color.RGBA
 	rounded  bool
 
-	base    []byte   // the current module row, corners square, packed at depth 4
-	corners []corner // its convex corners: x is the first pixel, out bit 0 right, bit 1 bottom
-	runs    []span   // scratch: the runs of dark modules of a module row
-	tile    []uint8  // palette entries of a rounded top left corner, tileSide×tileSide
-	side    int      // tileSide
+	base []byte  // the current module row, corners square, packed at depth 4
+	arcs []arc   // its rounded corners
+	runs []span  // scratch: the runs of dark modules of a module row
+	tile []uint8 // palette entries of a rounded top left corner, tileSide×tileSide
+	side int     // tileSide
 
 	mark        []uint8 // the logo's levels, markSide×markSide, or nil
 	markSide    int
@@ -157,7 +157,7 @@ func (r *rasterizer) squareRow(my int, dst []byte) {
 // convex corners that rounding shapes.
 func (r *rasterizer) moduleRow(my int) {
 	clear(r.base)
-	r.corners = r.corners[:0]
+	r.arcs = r.arcs[:0]
 	k, x0 := r.l.module, r.l.origin
 	for mx := 0; mx < r.l.n; {
 		if !r.g.dark(mx, my) {
@@ -182,33 +182,40 @@ func (r *rasterizer) moduleRow(my int) {
 		left, right, up, down := !g.dark(mx-1, my), !g.dark(mx+1, my), !g.dark(mx, my-1), !g.dark(mx, my+1)
 		x := x0 + mx*k
 		if left && up {
-			r.corners = append(r.corners, corner{x: x, out: 0})
+			r.arcs = append(r.arcs, arc{x: x})
 		}
 		if right && up {
-			r.corners = append(r.corners, corner{x: x + k - 1, out: 1})
+			r.arcs = append(r.arcs, arc{x: x + k - 1, right: true})
 		}
 		if left && down {
-			r.corners = append(r.corners, corner{x: x, out: 2})
+			r.arcs = append(r.arcs, arc{x: x, bottom: true})
 		}
 		if right && down {
-			r.corners = append(r.corners, corner{x: x + k - 1, out: 3})
+			r.arcs = append(r.arcs, arc{x: x + k - 1, right: true, bottom: true})
 		}
 	}
+}
+
+// An arc is a rounded corner of a dark module: x is the pixel column of the module's edge at
+// that corner (its first or last column), right and bottom say which corner it is.
+type arc struct {
+	x             int
+	right, bottom bool
 }
 
 // shapeCorners draws the rounded corners that cross row dy of the current module row.
 func (r *rasterizer) shapeCorners(dy int, dst []byte) {
 	k, t := r.l.module, r.side
-	for _, c := range r.corners {
+	for _, c := range r.arcs {
 		j := dy // tile row: distance from the module's top or bottom edge
-		if c.out&2 != 0 {
+		if c.bottom {
 			j = k - 1 - dy
 		}
 		if j >= t {
 			continue
 		}
 		row := r.tile[j*t : (j+1)*t]
-		if c.out&1 == 0 {
+		if !c.right {
 			for i, v := range row {
 				setNibble(dst, c.x+i, v)
 			}
