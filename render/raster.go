@@ -159,17 +159,9 @@ func (r *rasterizer) moduleRow(my int) {
 	clear(r.base)
 	r.arcs = r.arcs[:0]
 	k, x0 := r.l.module, r.l.origin
-	for mx := 0; mx < r.l.n; {
-		if !r.g.dark(mx, my) {
-			mx++
-			continue
-		}
-		end := mx + 1
-		for end < r.l.n && r.g.dark(end, my) {
-			end++
-		}
-		setNibbles(r.base, x0+mx*k, x0+end*k, paletteForeground)
-		mx = end
+	r.runs = appendRuns(r.runs[:0], r.g.rowBits(my), my)
+	for _, run := range r.runs {
+		setNibbles(r.base, x0+run.x0*k, x0+run.x1*k, paletteForeground)
 	}
 	if !r.rounded {
 		return
