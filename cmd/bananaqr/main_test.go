@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"image/png"
+	"os"
 	"strings"
 	"testing"
 
@@ -99,5 +101,49 @@ func TestVersionAndHelp(t *testing.T) {
 		if code := run([]string{args}, nil, &stdout, &bytes.Buffer{}); code != 0 || !strings.Contains(stdout.String(), want) {
 			t.Errorf("%s: exit %d, %q", args, code, stdout.String())
 		}
+	}
+}
+
+func TestEncodeToFile(t *testing.T) {
+	dir := t.TempDir()
+	text := "https://example.com/products/12345?ref=newsletter"
+	for _, args := range [][]string{
+		{"-o", dir + "/a.png"},
+		{"-o", dir + "/b.PNG", "--corners", "rounded", "--logo", "banana", "--size", "512", "--color", "#1A237E", "--background", "FFF8E1"},
+		{"-o", dir + "/c.svg", "--margin", "2"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(append(append([]string{"encode"}, args...), text), nil, &bytes.Buffer{}, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		data, err := os.ReadFile(args[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(args[1], ".svg") {
+			if !bytes.HasPrefix(data, []byte("<svg ")) {
+				t.Errorf("%s: %.40q", args[1], data)
+			}
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := qrtest.DecodeRendered(img, 8); err != nil || got != text {
+			t.Errorf("%v: decoded %q, %v", args, got, err)
+		}
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"-o", dir + "/x.gif"}}, {[]string{"--corners", "round"}}, {[]string{"--logo", "apple"}},
+		{[]string{"--color", "red"}}, {[]string{"--background", "#12345"}},
+	} {
+		if code := run(append(append([]string{"encode"}, tc.args...), text), nil, &bytes.Buffer{}, &bytes.Buffer{}); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"encode", "-o", dir + "/d.png", "--size", "128", strings.Repeat("x", 2000)}, nil, &bytes.Buffer{}, &stderr); code != 1 || !strings.Contains(stderr.String(), "pixels") {
+		t.Errorf("too small: exit %d, %s", code, stderr.String())
 	}
 }
