@@ -45,7 +45,9 @@ const (
 	blockTokens  = 1 << 15 // tokens per DEFLATE block
 	windowCap    = 1 << 17 // bytes of content the window holds, at least, before it slides
 	adlerMod     = 65521   // RFC 1950 8.2: the largest prime below 65536
-	chainDepth   = 4       // candidates tried along a hash chain
+	chainDepth   = 4       // candidates tried along a hash chain, for rows of up to wideRow bytes
+	wideChain    = 2       // candidates tried along a hash chain, for wider rows
+	wideRow      = 256     // bytes of a row beyond which the search is shortened for speed
 	niceLen      = 64      // a match this long ends the search
 	lazyLen      = 8       // a match shorter than this waits for a look at the next position
 	skipLen      = 8       // a copy of the row above this long is left out of the hash chains
@@ -518,7 +520,11 @@ func (z *zlibWriter) bestMatch(p, p0, end int, at bool) matchCand {
 	}
 	x := binary.LittleEndian.Uint64(win[p:])
 	c := int(z.table[hashKey(x)]) - z.winBase
-	for depth := chainDepth; depth > 0 && c >= 0 && best.len < min(end-p, niceLen); depth-- {
+	depth := chainDepth // a small image's bytes count the most; a large one's time
+	if n > wideRow {
+		depth = wideChain
+	}
+	for ; depth > 0 && c >= 0 && best.len < min(end-p, niceLen); depth-- {
 		if p-c > maxDistance {
 			break
 		}
