@@ -1,0 +1,234 @@
+package render
+
+import (
+	"math"
+	"strconv"
+	"sync"
+)
+
+// This file fills the banana mark's contours into a raster of levels (see banana.go).
+
+// bananaRasterCache holds the rasters made so far, up to bananaCacheBytes in all.
+var bananaRasterCache struct {
+	sync.Mutex
+	m     map[int][]uint8 // rasters by side in pixels
+	bytes int             // total length of the rasters in m
+}
+
+// bananaCacheBytes bounds the memory the raster cache may hold; rasters that do not fit any
+// more are still returned, just not kept.
+const bananaCacheBytes = 16 << 20
+
+// bananaRaster returns the mark rasterised for a square of px×px pixels (px ≥ 8 makes sense;
+// px < 1 panics): px·px bytes, row by row, each a banana level (markNone … markYellowOverBg75).
+// Results are cached per px and shared, so callers must not modify them. Safe for concurrent
+// use.
+func bananaRaster(px int) []uint8 {
+	if px < 1 {
+		panic("render: banana raster of " + strconv.Itoa(px) + " pixels")
+	}
+	c := &bananaRasterCache
+	c.Lock()
+	r, ok := c.m[px]
+	c.Unlock()
+	if ok {
+		return r
+	}
+	r = bananaRasterize(bananaGeometry(), px)
+	c.Lock()
+	defer c.Unlock()
+	if old, ok := c.m[px]; ok {
+		return old // another goroutine was first; hand out one slice only
+	}
+	if c.bytes+len(r) <= bananaCacheBytes {
+		if c.m == nil {
+			c.m = make(map[int][]uint8)
+		}
+		c.m[px] = r
+		c.bytes += len(r)
+	}
+	return r
+}
+
+// Rasteriser settings.
+const (
+	bananaSubRows   = 16   // sample rows per pixel row; across a row, coverage is exact
+	bananaFlatness  = 0.04 // how far, in pixels, the flattened outline may stray from the curve
+	bananaMaxPieces = 256  // most line segments one Bézier segment is flattened into
+)
+
+// bananaEdge is one line segment of a flattened contour, stored top to bottom.
+type bananaEdge struct {
+	x0, y0, x1, y1 float64 // y0 < y1
+	wind           int     // +1 if the contour runs downwards here, −1 if upwards
+	ink            bool    // whether the edge belongs to the ink layer (else the yellow)
+}
+
+// bananaCrossing is where a sample row crosses an edge.
+type bananaCrossing struct {
+	x    float64 // where, across
+	wind int     // the edge's winding direction
+	ink  bool    // the edge's layer
+}
+
+// bananaRasterize fills the shape's layers at px×px pixels and returns the banana levels.
+// Each pixel row is sampled on bananaSubRows horizontal lines; on each line the crossings with
+// both layers' edges are sorted and swept with a non-zero winding count per layer, and the
+// stretches where ink (else yellow) shows add their exact length to the pixels they cover.
+func bananaRasterize(s bananaShape, px int) []uint8 {
+	edges, rows := bananaEdges(s, px)
+	out := make([]uint8, px*px)
+	yellow := make([]float64, px)
+	ink := make([]float64, px)
+	var cross []bananaCrossing
+	for r := range px {
+		clear(yellow)
+		clear(ink)
+		for k := range bananaSubRows {
+			y := float64(r) + (float64(k)+0.5)/bananaSubRows
+			cross = bananaCrossings(cross[:0], edges, rows[r], y)
+			bananaSweep(cross, yellow, ink)
+		}
+		for x := range px {
+			out[r*px+x] = bananaQuantise(yellow[x]/bananaSubRows, ink[x]/bananaSubRows)
+		}
+	}
+	return out
+}
+
+// bananaEdges flattens the shape at px pixels to the box and returns its non-horizontal edges
+// and, for each pixel row, the indices of the edges that reach into it.
+func bananaEdges(s bananaShape, px int) ([]bananaEdge, [][]int32) {
+	var edges []bananaEdge
+	scale := float64(px)
+	var pts []bananaPt
+	for li, layer := range [][]bananaContour{s.yellow, s.ink} {
+		for _, ct := range layer {
+			pts = bananaFlatten(pts[:0], ct, scale)
+			for i := range pts {
+				a, b := pts[i], pts[(i+1)%len(pts)]
+				switch {
+				case a.y < b.y:
+					edges = append(edges, bananaEdge{a.x, a.y, b.x, b.y, 1, li == 1})
+				case a.y > b.y:
+					edges = append(edges, bananaEdge{b.x, b.y, a.x, a.y, -1, li == 1})
+				}
+			}
+		}
+	}
+	rows := make([][]int32, px)
+	for i, e := range edges {
+		lo := max(0, int(math.Floor(e.y0)))
+		hi := min(px-1, int(math.Floor(e.y1)))
+		for r := lo; r <= hi; r++ {
+			rows[r] = append(rows[r], int32(i))
+		}
+	}
+	return edges, rows
+}
+
+// bananaFlatten appends to pts the contour c scaled by scale and flattened into line segments,
+// each segment's start point only (the contour is closed).
+func bananaFlatten(pts []bananaPt, c bananaContour, scale float64) []bananaPt {
+	for _, s := range c {
+		// The n-piece polyline strays at most max|B''|/(8n²) from the curve, and
+		// |B''| ≤ 6·(the larger second difference of the control points).
+		d := math.Max(math.Hypot(s[0].x-2*s[1].x+s[2].x, s[0].y-2*s[1].y+s[2].y),
+			math.Hypot(s[1].x-2*s[2].x+s[3].x, s[1].y-2*s[2].y+s[3].y)) * scale
+		n := int(math.Ceil(math.Sqrt(0.75 * d / bananaFlatness)))
+		n = min(max(n, 1), bananaMaxPieces)
+		for i := range n {
+			pts = append(pts, s.at(float64(i)/float64(n)).mul(scale))
+		}
+	}
+	return pts
+}
+
+// bananaCrossings appends to cross where the horizontal line at y crosses the edges listed in
+// idx (edges are half-open: they contain their top but not their bottom end), sorted by x.
+func bananaCrossings(cross []bananaCrossing, edges []bananaEdge, idx []int32, y float64) []bananaCrossing {
+	for _, i := range idx {
+		e := &edges[i]
+		if y < e.y0 || y >= e.y1 {
+			continue
+		}
+		x := e.x0 + (y-e.y0)*(e.x1-e.x0)/(e.y1-e.y0)
+		c := bananaCrossing{x, e.wind, e.ink}
+		// Insertion sort: a line crosses only a handful of edges.
+		j := len(cross)
+		cross = append(cross, c)
+		for j > 0 && cross[j-1].x > x {
+			cross[j] = cross[j-1]
+			j--
+		}
+		cross[j] = c
+	}
+	return cross
+}
+
+// bananaSweep walks the sorted crossings of one sample line with a winding count per layer and
+// adds the lengths where ink shows to ink and where (only) yellow shows to yellow, per pixel.
+func bananaSweep(cross []bananaCrossing, yellow, ink []float64) {
+	var wy, wi int
+	for j, c := range cross {
+		if j > 0 {
+			switch {
+			case wi != 0:
+				bananaSpan(ink, cross[j-1].x, c.x)
+			case wy != 0:
+				bananaSpan(yellow, cross[j-1].x, c.x)
+			}
+		}
+		if c.ink {
+			wi += c.wind
+		} else {
+			wy += c.wind
+		}
+	}
+}
+
+// bananaSpan adds to acc, per pixel, the length of [a, b) that lies in it.
+func bananaSpan(acc []float64, a, b float64) {
+	a = math.Max(a, 0)
+	b = math.Min(b, float64(len(acc)))
+	if b <= a {
+		return
+	}
+	ia, ib := int(a), int(b)
+	if ia == ib {
+		acc[ia] += b - a
+		return
+	}
+	acc[ia] += float64(ia+1) - a
+	for i := ia + 1; i < ib; i++ {
+		acc[i]++
+	}
+	if ib < len(acc) {
+		acc[ib] += b - float64(ib)
+	}
+}
+
+// bananaQuantise returns the banana level nearest to a pixel whose area is a share y visible
+// yellow and i ink (the rest background): the level whose mix of background, yellow and ink
+// is closest. So a layer covering under 12.5 % of a pixel next to the background is dropped,
+// and one covering 87.5 % or more counts as full.
+func bananaQuantise(y, i float64) uint8 {
+	const eps = 1e-9
+	switch {
+	case y < eps && i < eps:
+		return markNone
+	case y > 1-eps:
+		return markYellow
+	case i > 1-eps:
+		return markInk
+	}
+	b := 1 - y - i
+	best, bestD := uint8(markNone), math.Inf(1)
+	for l, m := range bananaMix {
+		d := (m[0]-b)*(m[0]-b) + (m[1]-y)*(m[1]-y) + (m[2]-i)*(m[2]-i)
+		if d < bestD {
+			best, bestD = uint8(l), d
+		}
+	}
+	return best
+}
