@@ -3,21 +3,12 @@ package render
 import (
 	"math"
 	"strconv"
-	"sync"
 )
 
 // This file fills the banana mark's contours into a raster of levels (see banana.go).
 
-// bananaRasterCache holds the rasters made so far, up to bananaCacheBytes in all.
-var bananaRasterCache struct {
-	sync.Mutex
-	m     map[int][]uint8 // rasters by side in pixels
-	bytes int             // total length of the rasters in m
-}
-
-// bananaCacheBytes bounds the memory the raster cache may hold; rasters that do not fit any
-// more are still returned, just not kept.
-const bananaCacheBytes = 16 << 20
+// bananaRasters holds the rasters made so far, up to 16 MB.
+var bananaRasters = boundedCache[int, []uint8]{max: 16 << 20}
 
 // bananaRaster returns the mark rasterised for a square of px×px pixels (px ≥ 8 makes sense;
 // px < 1 panics): px·px bytes, row by row, each a banana level (markNone … markYellowOverBg75).
@@ -27,27 +18,10 @@ func bananaRaster(px int) []uint8 {
 	if px < 1 {
 		panic("render: banana raster of " + strconv.Itoa(px) + " pixels")
 	}
-	c := &bananaRasterCache
-	c.Lock()
-	r, ok := c.m[px]
-	c.Unlock()
-	if ok {
-		return r
-	}
-	r = bananaRasterize(bananaGeometry(), px)
-	c.Lock()
-	defer c.Unlock()
-	if old, ok := c.m[px]; ok {
-		return old // another goroutine was first; hand out one slice only
-	}
-	if c.bytes+len(r) <= bananaCacheBytes {
-		if c.m == nil {
-			c.m = make(map[int][]uint8)
-		}
-		c.m[px] = r
-		c.bytes += len(r)
-	}
-	return r
+	return bananaRasters.get(px, func(px int) ([]uint8, int) {
+		r := bananaRasterize(bananaGeometry(), px)
+		return r, len(r)
+	})
 }
 
 // Rasteriser settings.

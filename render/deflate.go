@@ -161,9 +161,7 @@ type token uint32
 // then finish. The first row is distinct, and only the last row may be shorter than rowLen
 // (commitRow's argument). A zlibWriter is large (window, tokens, tables): reuse it.
 type zlibWriter struct {
-	dst  []byte
-	acc  uint64 // bits not yet in dst; DEFLATE packs bits from the least significant (RFC 1951 3.1.1)
-	nacc uint   // number of bits in acc
+	bw bitWriter // the stream so far
 
 	rowLen     int     // bytes per row
 	recip      uint64  // ⌈2^40/rowLen⌉, to divide by rowLen (see rowOf)
@@ -203,6 +201,19 @@ type zlibWriter struct {
 	hs                 huffScratch
 	clSyms             []uint16 // the code length sequence, run-length coded: symbol | extra<<5
 	clFreq             [numCodeLen]uint32
+
+	// The patch table of the stream, if any (see deflate_patch.go), and of the current block:
+	// each patch's uses, the patches used, and their bits.
+	patches   []*patch
+	patchInfo []patchInfo
+	patchUses []uint32 // uses in the block (entry 0, the empty patch, counts too: no bits)
+	patchCode []uint64 // each used patch's bits (see codeTokens), and their number
+	patchLen  []uint8
+	gapUses   [maxPatchGap + 1]uint32 // the same for the gaps of zeros before patches
+	gapCode   [maxPatchGap + 1]uint64
+	gapLen    [maxPatchGap + 1]uint8
+	longBits  []uint32 // bit strings longer than 64 bits
+	scratch   []token
 }
 
 // newZlibWriter returns a zlibWriter ready for reset.
@@ -213,8 +224,7 @@ func (z *zlibWriter) reset(dst []byte, rowLen int) {
 	// RFC 1950 2.2: CMF is CM 8 (deflate) and CINFO 7 (32K window); FLG is FLEVEL 2 (the
 	// default algorithm), no preset dictionary, and FCHECK making CMF·256 + FLG a multiple of 31.
 	const cmf, flevel = 8 | 7<<4, 2 << 6
-	z.dst = append(dst, cmf, flevel+31-(cmf<<8|flevel)%31)
-	z.acc, z.nacc = 0, 0
+	z.bw = bitWriter{dst: append(dst, cmf, flevel+31-(cmf<<8|flevel)%31)}
 	z.rowLen = rowLen
 	z.recip = (1<<40 + uint64(rowLen) - 1) / uint64(rowLen)
 	if need := max(windowCap, 2*z.keep()+2*rowLen); cap(z.win) < need {
@@ -234,6 +244,7 @@ func (z *zlibWriter) reset(dst []byte, rowLen int) {
 	z.ntok = 0
 	clear(z.litFreq[:])
 	clear(z.distFreq[:])
+	z.patches = nil
 }
 
 // keep returns how many bytes of content the window keeps when it slides: whole rows, at least
@@ -261,9 +272,8 @@ func (z *zlibWriter) commitRow(n int) {
 	p0 := len(z.win)
 	z.win = z.win[:p0+n]
 	s, w := z.matchRow(p0, p0+n)
-	z.rowS, z.rowW, z.constRow = s, w, 0
-	z.adlerB = uint32((uint64(z.adlerB) + uint64(n%adlerMod)*uint64(z.adlerA) + uint64(w)) % adlerMod)
-	z.adlerA = (z.adlerA + s) % adlerMod
+	z.constRow = 0
+	z.addRowSums(n, s, w)
 	z.lastCopy = append(z.lastCopy, int32(z.streamRows))
 	z.rows++
 	z.streamRows++
@@ -310,15 +320,20 @@ func (z *zlibWriter) finish() []byte {
 		z.flushMatch()
 	}
 	z.writeBlock(true)
-	if z.nacc%8 != 0 {
-		z.putBits(0, 8-z.nacc%8)
-	}
-	z.flushBits()
+	z.bw.align()
 	z.addRepeats()
 	z.nextPos = z.winBase + len(z.win) + 1
-	dst := binary.BigEndian.AppendUint32(z.dst, z.adlerB<<16|z.adlerA)
-	z.dst = nil
+	dst := binary.BigEndian.AppendUint32(z.bw.dst, z.adlerB<<16|z.adlerA)
+	z.bw.dst = nil
 	return dst
+}
+
+// addRowSums adds a row of n bytes with sums s and w (see adlerSums) to the running Adler-32
+// (RFC 1950 8.2), and keeps the sums for repeats of the row.
+func (z *zlibWriter) addRowSums(n int, s, w uint32) {
+	z.adlerB = uint32((uint64(z.adlerB) + uint64(n%adlerMod)*uint64(z.adlerA) + uint64(w)) % adlerMod)
+	z.adlerA = (z.adlerA + s) % adlerMod
+	z.rowS, z.rowW = s, w
 }
 
 // addRepeats adds the pending repeats of the last distinct row to the running Adler-32 (RFC 1950
@@ -420,10 +435,7 @@ func (z *zlibWriter) flushMatch() {
 		l -= full * maxMatch
 	}
 	for l > 0 {
-		c := min(l, maxMatch)
-		if r := l - c; r > 0 && r < minMatch {
-			c = l - minMatch
-		}
+		c := matchChunk(l)
 		lc := lengthCode[c-minMatch]
 		z.litFreq[257+int(lc)]++
 		z.distFreq[dc]++

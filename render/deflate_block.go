@@ -1,6 +1,9 @@
 package render
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // This file writes zlibWriter's blocks: the Huffman codes of a block (RFC 1951 3.2.7) and its
 // tokens in them.
@@ -10,6 +13,7 @@ import "encoding/binary"
 // whichever is shorter, and starts the next block.
 func (z *zlibWriter) writeBlock(final bool) {
 	z.litFreq[endOfBlock] = 1
+	z.countPatches()
 	z.lit.build(z.litFreq[:], maxCodeBits, &z.hs)
 	z.dist.build(z.distFreq[:], maxCodeBits, &z.hs)
 	nlit, ndist := numLitLen, numDist
@@ -33,14 +37,24 @@ func (z *zlibWriter) writeBlock(final bool) {
 	if final {
 		last = 1
 	}
-	if fixed <= dynamic {
-		z.putBits(last|1<<1, 3) // BFINAL, BTYPE=01
-		z.writeTokens(&fixedLit, &fixedDist)
-	} else {
-		z.putBits(last|2<<1, 3) // BFINAL, BTYPE=10
-		z.writeCodes(nlit, ndist, ncl)
-		z.writeTokens(&z.lit, &z.dist)
+	extra := 0 // the extra bits of lengths and distances, the same in both codes
+	for lc, f := range z.litFreq[257:] {
+		extra += int(f) * int(lengthExtra[lc])
 	}
+	for dc, f := range z.distFreq {
+		extra += int(f) * int(distExtra[dc])
+	}
+	z.bw.dst = slices.Grow(z.bw.dst, (3+min(fixed, dynamic)+extra)/8+16) // and the rest of the file
+	lit, dist := &z.lit, &z.dist
+	if fixed <= dynamic {
+		lit, dist = &fixedLit, &fixedDist
+		z.bw.put(last|1<<1, 3) // BFINAL, BTYPE=01
+	} else {
+		z.bw.put(last|2<<1, 3) // BFINAL, BTYPE=10
+		z.writeCodes(nlit, ndist, ncl)
+	}
+	z.codePatches(lit, dist)
+	z.writeTokens(lit, dist)
 	z.ntok = 0
 	clear(z.litFreq[:])
 	clear(z.distFreq[:])
@@ -92,78 +106,107 @@ func (z *zlibWriter) runLengths(nlit, ndist int) {
 // writeCodes writes the header of a dynamic block after BTYPE (RFC 1951 3.2.7): HLIT, HDIST,
 // HCLEN, the code length code's lengths in codeLenOrder, then the run-length coded lengths.
 func (z *zlibWriter) writeCodes(nlit, ndist, ncl int) {
-	z.putBits(uint64(nlit-257), 5)
-	z.putBits(uint64(ndist-1), 5)
-	z.putBits(uint64(ncl-4), 4)
+	z.bw.put(uint64(nlit-257), 5)
+	z.bw.put(uint64(ndist-1), 5)
+	z.bw.put(uint64(ncl-4), 4)
 	for _, s := range codeLenOrder[:ncl] {
-		z.putBits(uint64(z.codeLen.lens[s]), 3)
+		z.bw.put(uint64(z.codeLen.lens[s]), 3)
 	}
 	extraBits := [3]uint{2, 3, 7} // of symbols 16, 17, 18
 	for _, cs := range z.clSyms {
 		s := cs & 31
-		z.putBits(uint64(z.codeLen.codes[s]), uint(z.codeLen.lens[s]))
+		z.bw.put(uint64(z.codeLen.codes[s]), uint(z.codeLen.lens[s]))
 		if s >= 16 {
-			z.putBits(uint64(cs>>5), extraBits[s-16])
+			z.bw.put(uint64(cs>>5), extraBits[s-16])
 		}
 	}
 }
 
 // writeTokens writes the block's tokens with the codes lit and dist, and the end of block. A
 // token equal to the one before (the copies of repeated rows come in long runs of them) reuses
-// its bits.
+// its bits; a patch token's bits are its gap's and its patch's (see codePatches).
 func (z *zlibWriter) writeTokens(lit, dist *huffCode) {
-	acc, nacc, dst := z.acc, z.nacc, z.dst
-	var last token = 1 << 31 // no token: a literal has no other bits, a match's symbol is not 0
-	var lastLen, lastDist uint64
-	var lastLenBits, lastDistBits uint
+	acc, nacc, dst := z.bw.acc, z.bw.n, z.bw.dst // bitWriter.put, inlined by hand
+	var last token = 1 << 31                     // no token: a literal has no other bits, a match's symbol is not 0
+	var code uint64
+	var n uint
 	for _, t := range z.tokens[:z.ntok] {
+		if t&511 == patchSym {
+			g, i := t>>patchGapBits, t>>9&(maxPatches-1)
+			gl, pl := uint(z.gapLen[g]), uint(z.patchLen[i])
+			if gl+pl > 64 { // one of them is long, or both together
+				z.bw = bitWriter{dst, acc, nacc}
+				z.bw.putCode(z.gapCode[g], gl, z.longBits)
+				z.bw.putCode(z.patchCode[i], pl, z.longBits)
+				acc, nacc, dst = z.bw.acc, z.bw.n, z.bw.dst
+				continue
+			}
+			v, m := z.gapCode[g]|z.patchCode[i]<<gl, gl+pl
+			acc |= v << nacc
+			if nacc+m < 64 {
+				nacc += m
+				continue
+			}
+			dst = binary.LittleEndian.AppendUint64(dst, acc)
+			acc = v >> (64 - nacc)
+			nacc += m - 64
+			continue
+		}
 		if t != last {
 			last = t
-			sym := t & 511
-			lastLen, lastLenBits = uint64(lit.codes[sym]), uint(lit.lens[sym])
-			lastDist, lastDistBits = 0, 0
-			if sym > endOfBlock {
-				lastLen |= uint64(t>>9&31) << lastLenBits
-				lastLenBits += uint(lengthExtra[sym-257])
-				dc := t >> 14 & 31
-				lastDist = uint64(dist.codes[dc]) | uint64(t>>19)<<dist.lens[dc]
-				lastDistBits = uint(dist.lens[dc]) + uint(distExtra[dc])
-			}
+			code, n = tokenBits(t, lit, dist)
 		}
-		acc |= lastLen << nacc
-		nacc += lastLenBits
-		if nacc >= 32 {
-			dst = binary.LittleEndian.AppendUint32(dst, uint32(acc))
-			acc >>= 32
-			nacc -= 32
+		acc |= code << nacc
+		if nacc+n < 64 {
+			nacc += n
+			continue
 		}
-		acc |= lastDist << nacc
-		nacc += lastDistBits
-		if nacc >= 32 {
-			dst = binary.LittleEndian.AppendUint32(dst, uint32(acc))
-			acc >>= 32
-			nacc -= 32
-		}
+		dst = binary.LittleEndian.AppendUint64(dst, acc)
+		acc = code >> (64 - nacc)
+		nacc += n - 64
 	}
-	z.acc, z.nacc, z.dst = acc, nacc, dst
-	z.putBits(uint64(lit.codes[endOfBlock]), uint(lit.lens[endOfBlock]))
+	z.bw = bitWriter{dst, acc, nacc}
+	z.bw.put(uint64(lit.codes[endOfBlock]), uint(lit.lens[endOfBlock]))
 }
 
-// putBits writes the n low bits of v (n ≤ 32), least significant first (RFC 1951 3.1.1).
-func (z *zlibWriter) putBits(v uint64, n uint) {
-	z.acc |= v << z.nacc
-	z.nacc += n
-	if z.nacc >= 32 {
-		z.dst = binary.LittleEndian.AppendUint32(z.dst, uint32(z.acc))
-		z.acc >>= 32
-		z.nacc -= 32
+// A bitWriter appends bits to dst, least significant first (RFC 1951 3.1.1), through a 64-bit
+// buffer.
+type bitWriter struct {
+	dst []byte
+	acc uint64 // bits not yet in dst
+	n   uint   // number of bits in acc, below 64
+}
+
+// put writes the n low bits of v (n ≤ 64, v no wider).
+func (b *bitWriter) put(v uint64, n uint) {
+	b.acc |= v << b.n
+	if b.n+n < 64 {
+		b.n += n
+		return
+	}
+	b.dst = binary.LittleEndian.AppendUint64(b.dst, b.acc)
+	b.acc = v >> (64 - b.n) // 0 when b.n is 0: Go shifts by 64 give 0
+	b.n += n - 64
+}
+
+// putCode writes the n bits of code, or when n is longCode the bits that long holds at code:
+// their number, then the bits 32 a word (see codeTokens).
+func (b *bitWriter) putCode(code uint64, n uint, long []uint32) {
+	if n != longCode {
+		b.put(code, n)
+		return
+	}
+	n = uint(long[code])
+	for _, w := range long[code+1 : code+1+uint64(n+31)/32] {
+		b.put(uint64(w), min(n, 32))
+		n -= min(n, 32)
 	}
 }
 
-// flushBits moves the whole bytes of the bit buffer to dst.
-func (z *zlibWriter) flushBits() {
-	for ; z.nacc >= 8; z.nacc -= 8 {
-		z.dst = append(z.dst, byte(z.acc))
-		z.acc >>= 8
+// align pads the bits to a whole byte with zeros and moves them all to dst.
+func (b *bitWriter) align() {
+	for ; b.n > 0; b.n -= min(b.n, 8) {
+		b.dst = append(b.dst, byte(b.acc))
+		b.acc >>= 8
 	}
 }

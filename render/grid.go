@@ -24,6 +24,9 @@ func (g *grid) fill(s *qr.Symbol, pad padding) {
 	for y := range g.n {
 		g.bits = s.Row(y, g.bits)
 		row := g.rowBits(y)
+		if g.n%64 != 0 { // no modules beyond the symbol
+			row[len(row)-1] &= 1<<(g.n%64) - 1
+		}
 		if uint(y-pad.first) < uint(pad.side) {
 			clearBits(row, pad.first, pad.first+pad.side)
 		}

@@ -18,6 +18,18 @@ type pngImage struct {
 	// row y is identical to row y-1 (never for y == 0). It is called for y = 0, 1, …, height-1 in
 	// order, always with the same dst buffer, so dst still holds row y-1 when it is called for y.
 	row func(y int, dst []byte) (same bool)
+	// patched, when set, takes the place of row for images that know each row as changes to the
+	// one above (see deflate_patch.go).
+	patched *patchedRows
+}
+
+// patchedRows describes the rows of an image by patches: table is the patch table (entry 0 the
+// empty patch) and row either draws row y into dst (of (width*depth+7)/8 bytes) and returns
+// drawn, or returns the placements, in order, of the patches that turn row y−1 into row y (none:
+// the same row). Row 0 is drawn. dst holds the last row drawn, not the rows patched since.
+type patchedRows struct {
+	table []*patch
+	row   func(y int, dst []byte) (places []placement, drawn bool)
 }
 
 // appendPNG appends the PNG file of img to dst (PNG spec, ISO/IEC 15948 / W3C PNG 3rd ed.):
@@ -55,7 +67,7 @@ func (img *pngImage) check() {
 		panic(fmt.Sprintf("render: PNG bit depth %d", img.depth))
 	case len(img.palette) < 1 || len(img.palette) > 1<<img.depth:
 		panic(fmt.Sprintf("render: PNG palette of %d colours at depth %d", len(img.palette), img.depth))
-	case img.row == nil:
+	case img.row == nil && img.patched == nil:
 		panic("render: PNG without rows")
 	}
 }
@@ -120,7 +132,11 @@ func (e *pngEncoder) writePLTE() {
 func (e *pngEncoder) writeIDAT() {
 	start := e.beginChunk("IDAT")
 	sc := pngScratches.Get().(*pngScratch)
-	e.writeScanlines(sc)
+	if e.img.patched != nil {
+		e.writePatchedScanlines(sc)
+	} else {
+		e.writeScanlines(sc)
+	}
 	pngScratches.Put(sc)
 	e.endChunk(start)
 }
@@ -158,6 +174,38 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	}
 	if repeats > 0 {
 		z.repeatRows(repeats)
+	}
+	e.dst = z.finish()
+}
+
+// writePatchedScanlines compresses the scanlines of an image that comes as patches: a drawn row
+// has filter type None; a patched row type Up, whose bytes are the patches and zeros; a row the
+// same as the one above either repeats the last scanline, when that was drawn or a row of zeros
+// filtered Up, or becomes such a row.
+func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
+	img := e.img
+	n := (img.width*img.depth + 7) / 8
+	if cap(sc.raw) < 1+n {
+		sc.raw, sc.prev = make([]byte, 1+n), make([]byte, 1+n)
+	}
+	raw := sc.raw[:1+n]
+	z := sc.z
+	z.reset(e.dst, 1+n)
+	z.usePatches(img.patched.table)
+	repeatable := false // whether the last scanline would repeat as it is
+	for y := range img.height {
+		places, drawn := img.patched.row(y, raw[1:])
+		switch {
+		case drawn || y == 0:
+			raw[0] = filterNone
+			z.runRow(raw)
+			repeatable = true
+		case len(places) == 0 && repeatable:
+			z.copyRow()
+		default:
+			z.patchRow(filterUp, places)
+			repeatable = len(places) == 0
+		}
 	}
 	e.dst = z.finish()
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"image/color"
 	"sync"
 
@@ -23,6 +24,9 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	defer rasterizers.Put(r)
 	r.start(s, &l, o)
 	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
+	if r.depth == 4 {
+		img.row, img.patched = nil, &patchedRows{table: r.table, row: r.patchRow}
+	}
 	return appendPNG(dst, &img), nil
 }
 
@@ -37,26 +41,32 @@ const (
 )
 
 // rasterizer draws the rows of a PNG image of a symbol, one after the other. Its memory is
-// pooled and reused.
+// pooled and reused. Square modules in two colours come as rows of bits (row); otherwise rows
+// come as patches (patchRow, raster_patches.go).
 type rasterizer struct {
 	g        grid
 	l        layout
 	depth    int
 	paletteA [16]color.RGBA
 	palette  []color.RGBA
-	rounded  bool
+	runs     []span // scratch: the runs of dark modules of a module row
 
-	base []byte  // the current module row, corners square, packed at depth 4
-	arcs []arc   // its rounded corners
-	runs []span  // scratch: the runs of dark modules of a module row
-	tile []uint8 // palette entries of a rounded top left corner, tileSide×tileSide
-	side int     // tileSide
+	prevInQuiet bool // whether the last row was background outside the symbol
 
-	mark        []uint8 // the logo's levels, markSide×markSide, or nil
-	markSide    int
-	markAt      int // the logo's first pixel, down and across
-	prevMiddle  bool
-	prevInQuiet bool
+	// Depth 4.
+	base    []byte         // the current module row with square corners, packed
+	corners *cornerPatches // of rounded corners, or nil
+	cells   []cell         // the current module row's dark modules with rounded corners
+	top     []cell         // those with a rounded top corner
+	bottom  []cell         // those with a rounded bottom corner
+	table   []*patch       // the patches of the image: the corners', then the mark's
+	places  []placement    // scratch: a row's patches
+
+	mark        []uint8  // the logo's levels, markSide×markSide, or nil
+	markSide    int      //
+	markAt      int      // the logo's first pixel, down and across
+	markPatches []*patch // the mark's rows as patches (see markPatchesOf)
+	markFirst   int      // the table entry of markPatches[0]
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
@@ -64,12 +74,10 @@ var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
 func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	r.l = *l
 	r.g.fill(s, l.pad)
-	r.rounded = o.Corners == Rounded
-	r.mark = nil
-	r.prevMiddle, r.prevInQuiet = false, false
+	r.prevInQuiet = false
 	bg, fg := o.Background, o.Foreground
 	r.paletteA[paletteBackground], r.paletteA[paletteForeground] = bg, fg
-	if !r.rounded && l.pad.side == 0 {
+	if o.Corners == Square && l.pad.side == 0 {
 		r.depth, r.palette = 1, r.paletteA[:2]
 		return
 	}
@@ -80,14 +88,21 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	for level := uint8(1); level <= markLevels; level++ {
 		r.paletteA[paletteMark+int(level)] = bananaLevelColor(level, bg)
 	}
-	if r.rounded {
-		r.tile, r.side = cornerTile(l.module)
+	r.table = append(r.table[:0], emptyPatch)
+	r.corners = nil
+	if o.Corners == Rounded {
+		r.corners = cornerPatchesOf(l.module)
+		r.table = append(r.table[:0], r.corners.list...)
 	}
+	r.mark = nil
 	if l.pad.side > 0 {
 		k := l.module
 		r.markSide = (l.pad.side - 2*logoInset) * k
 		r.markAt = l.origin + (2*l.pad.first+2*logoInset)*k/2
 		r.mark = bananaRaster(r.markSide)
+		r.markPatches = markPatchesOf(r.markSide, r.markAt%2)
+		r.markFirst = len(r.table)
+		r.table = append(r.table, r.markPatches...)
 	}
 	if n := (l.size + 1) / 2; cap(r.base) < n {
 		r.base = make([]byte, n)
@@ -95,8 +110,8 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	r.base = r.base[:(l.size+1)/2]
 }
 
-// row is the pngImage row function: it draws pixel row y into dst, or reports that it is the
-// same as row y-1.
+// row is the pngImage row function of depth 1: it draws pixel row y into dst, or reports that
+// it is the same as row y-1.
 func (r *rasterizer) row(y int, dst []byte) (same bool) {
 	l := &r.l
 	k := l.module
@@ -111,35 +126,10 @@ func (r *rasterizer) row(y int, dst []byte) (same bool) {
 		return false
 	}
 	r.prevInQuiet = false
-	my, dy := sy/k, sy%k
-	if r.depth == 1 {
-		if dy != 0 {
-			return true
-		}
-		r.squareRow(my, dst)
-		return false
-	}
-	if dy == 0 {
-		r.moduleRow(my)
-	}
-	middle := !r.rounded || dy >= r.side && dy < k-r.side
-	markRow := r.mark != nil && y >= r.markAt && y < r.markAt+r.markSide
-	if dy > 0 && middle && r.prevMiddle && !markRow {
+	if sy%k != 0 {
 		return true
 	}
-	r.prevMiddle = middle && !markRow
-	copy(dst, r.base)
-	if r.rounded {
-		r.shapeCorners(dy, dst)
-	}
-	if markRow {
-		row := r.mark[(y-r.markAt)*r.markSide : (y-r.markAt+1)*r.markSide]
-		for i, level := range row {
-			if level != 0 {
-				setNibble(dst, r.markAt+i, paletteMark+level)
-			}
-		}
-	}
+	r.squareRow(sy/k, dst)
 	return false
 }
 
@@ -150,72 +140,6 @@ func (r *rasterizer) squareRow(my int, dst []byte) {
 	r.runs = appendRuns(r.runs[:0], r.g.rowBits(my), my)
 	for _, run := range r.runs {
 		setBits(dst, x0+run.x0*k, x0+run.x1*k)
-	}
-}
-
-// moduleRow draws module row my at depth 4 with square corners into r.base, and lists the
-// convex corners that rounding shapes.
-func (r *rasterizer) moduleRow(my int) {
-	clear(r.base)
-	r.arcs = r.arcs[:0]
-	k, x0 := r.l.module, r.l.origin
-	r.runs = appendRuns(r.runs[:0], r.g.rowBits(my), my)
-	for _, run := range r.runs {
-		setNibbles(r.base, x0+run.x0*k, x0+run.x1*k, paletteForeground)
-	}
-	if !r.rounded {
-		return
-	}
-	g := &r.g
-	for mx := range r.l.n {
-		if !g.dark(mx, my) {
-			continue
-		}
-		left, right, up, down := !g.dark(mx-1, my), !g.dark(mx+1, my), !g.dark(mx, my-1), !g.dark(mx, my+1)
-		x := x0 + mx*k
-		if left && up {
-			r.arcs = append(r.arcs, arc{x: x})
-		}
-		if right && up {
-			r.arcs = append(r.arcs, arc{x: x + k - 1, right: true})
-		}
-		if left && down {
-			r.arcs = append(r.arcs, arc{x: x, bottom: true})
-		}
-		if right && down {
-			r.arcs = append(r.arcs, arc{x: x + k - 1, right: true, bottom: true})
-		}
-	}
-}
-
-// An arc is a rounded corner of a dark module: x is the pixel column of the module's edge at
-// that corner (its first or last column), right and bottom say which corner it is.
-type arc struct {
-	x             int
-	right, bottom bool
-}
-
-// shapeCorners draws the rounded corners that cross row dy of the current module row.
-func (r *rasterizer) shapeCorners(dy int, dst []byte) {
-	k, t := r.l.module, r.side
-	for _, c := range r.arcs {
-		j := dy // tile row: distance from the module's top or bottom edge
-		if c.bottom {
-			j = k - 1 - dy
-		}
-		if j >= t {
-			continue
-		}
-		row := r.tile[j*t : (j+1)*t]
-		if !c.right {
-			for i, v := range row {
-				setNibble(dst, c.x+i, v)
-			}
-		} else {
-			for i, v := range row {
-				setNibble(dst, c.x-i, v)
-			}
-		}
 	}
 }
 
@@ -309,8 +233,15 @@ func setNibbles(row []byte, a, b int, v uint8) {
 		setNibble(row, a, v)
 		a++
 	}
-	for ; a+2 <= b; a += 2 {
-		row[a/2] = v<<4 | v
+	full := row[a/2 : a/2+(b-a)/2]
+	a += 2 * len(full)
+	x := uint64(v<<4|v) * 0x0101010101010101
+	for len(full) >= 8 {
+		binary.LittleEndian.PutUint64(full, x)
+		full = full[8:]
+	}
+	for i := range full {
+		full[i] = byte(x)
 	}
 	if a < b {
 		setNibble(row, a, v)

@@ -1,0 +1,322 @@
+package render
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// This file is zlibWriter's second way of taking rows, for images whose rows the caller knows as
+// changes to the row above. A rounded or logo PNG has hundreds of distinct rows, and parsing
+// each byte of them costs far more than the image is worth; but the rasteriser knows where each
+// row differs from the one above (the rounded corners crossing it, the mark) and by how much,
+// from a small table of such differences ("patches") that it made once per module size. So it
+// hands over rows as: a row drawn in full (run-length coded: a literal, then the rest of a run
+// as a match at distance 1), a row that repeats the previous one (a match at the row's
+// distance), or a row of Up differences (PNG spec 9.2) that is zero except at the patches it
+// places. A patch's tokens, and its bits in the block's Huffman codes, are worked out once: a
+// placed patch costs one token, whose bits are the zeros before it (a literal 0 and a match at
+// distance 1) and the patch's bits, copied. The Adler-32 comes from the patches' sums.
+
+// A patch is a stretch of a scanline filtered Up where its row differs from the row above: the
+// bytewise differences modulo 256, first and last not zero. It is read-only once made, and
+// shared between images and goroutines.
+type patch struct {
+	offset int     // where the stretch starts, in bytes from the anchor of its placement
+	data   []byte  // the differences; none for the empty patch
+	toks   []token // data as literals, and runs of a byte as matches at distance 1
+	s, w   uint32  // the Adler-32 sums of data (see adlerSums)
+}
+
+// emptyPatch changes nothing; it is entry 0 of every patch table.
+var emptyPatch = &patch{}
+
+// newPatch returns the patch of data at offset bytes from its anchor.
+func newPatch(offset int, data []byte) *patch {
+	p := &patch{offset: offset, data: data}
+	for i := 0; i < len(data); {
+		p.toks = append(p.toks, token(data[i]))
+		rest := runLen(data[i:]) - 1 // the bytes after data[i] that repeat it
+		i++
+		for rest >= minMatch {
+			c := matchChunk(rest)
+			p.toks = append(p.toks, lengthToken(c))
+			rest -= c
+			i += c
+		}
+		for ; rest > 0; rest-- {
+			p.toks = append(p.toks, token(data[i]))
+			i++
+		}
+	}
+	p.s, p.w = adlerSums(data)
+	return p
+}
+
+// A placement puts entry patch of the writer's patch table into a row: the patch's data starts
+// at byte anchor + offset of the row's data (after its first byte, the PNG filter type).
+type placement struct {
+	anchor int32
+	patch  uint16
+}
+
+// Patch tokens: symbol patchSym in bits 0–8 (no DEFLATE symbol), the table entry in bits 9–21,
+// and in bits 22–31 the number of zero bytes before the patch.
+const (
+	patchSym     = 511
+	maxPatches   = 1 << 13
+	maxPatchGap  = 1<<10 - 1
+	patchGapBits = 22
+)
+
+// usePatches sets the patch table of the stream that reset started: table[0] must be
+// emptyPatch, and at most maxPatches entries.
+func (z *zlibWriter) usePatches(table []*patch) {
+	if len(table) > maxPatches || table[0] != emptyPatch {
+		panic("render: bad patch table")
+	}
+	z.patches = table
+	z.patchInfo = z.patchInfo[:0]
+	for _, p := range table {
+		z.patchInfo = append(z.patchInfo, patchInfo{int32(p.offset), int32(len(p.data)), p.s, p.w})
+	}
+	if cap(z.patchUses) < len(table) {
+		z.patchUses = make([]uint32, len(table))
+		z.patchCode = make([]uint64, len(table))
+		z.patchLen = make([]uint8, len(table))
+	}
+	z.patchUses = z.patchUses[:len(table)]
+	z.patchCode = z.patchCode[:len(table)]
+	z.patchLen = z.patchLen[:len(table)]
+	clear(z.patchUses)
+	clear(z.gapUses[:])
+}
+
+// runRow adds row (rowLen bytes), run-length coded: each run of a byte becomes a literal and a
+// match at distance 1 for the rest, or, when the byte before it is the same, the match alone.
+func (z *zlibWriter) runRow(row []byte) {
+	z.addRepeats()
+	prev := -1
+	for i := 0; i < len(row); {
+		v := row[i]
+		l := runLen(row[i:])
+		i += l
+		if int(v) != prev {
+			z.literal(v)
+			l--
+		}
+		prev = int(v)
+		if l >= minMatch {
+			z.match(1, l)
+			continue
+		}
+		for ; l > 0; l-- {
+			z.literal(v)
+		}
+	}
+	s, w := adlerSums(row)
+	z.addRowSums(len(row), s, w)
+}
+
+// copyRow adds a copy of the previous row: a match at the row's distance, which the previous
+// copy's match extends.
+func (z *zlibWriter) copyRow() {
+	z.match(z.rowLen, z.rowLen)
+	z.repeats++
+}
+
+// patchRow adds a row of rowLen bytes: head, then zeros but for the patches at places, which
+// come in order and do not overlap.
+func (z *zlibWriter) patchRow(head byte, places []placement) {
+	z.addRepeats()
+	z.literal(head)
+	n := z.rowLen
+	s, w := uint64(head), uint64(head)*uint64(n)
+	if z.pendLen > 0 {
+		z.flushMatch()
+	}
+	at := 1 // the end of the last patch
+	for _, pl := range places {
+		p := &z.patchInfo[pl.patch]
+		start := 1 + int(pl.anchor) + int(p.offset)
+		z.addPatch(start-at, pl.patch)
+		at = start + int(p.len)
+		s += uint64(p.s)
+		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
+	}
+	z.addPatch(n-at, 0)
+	z.addRowSums(n, uint32(s%adlerMod), uint32(w%adlerMod))
+}
+
+// patchInfo is what patchRow needs of a patch, kept close together.
+type patchInfo struct {
+	offset, len int32
+	s, w        uint32
+}
+
+// addPatch adds the token of gap zeros followed by patch i of the table, after the pending match
+// if any.
+func (z *zlibWriter) addPatch(gap int, i uint16) {
+	for gap > maxPatchGap { // zeros alone, a token of them at a time
+		z.addPatch(maxPatchGap, 0)
+		gap -= maxPatchGap
+	}
+	if gap == 0 && i == 0 {
+		return
+	}
+	z.gapUses[gap]++
+	z.patchUses[i]++
+	z.addToken(patchSym | token(i)<<9 | token(gap)<<patchGapBits)
+}
+
+// appendGapTokens appends the tokens of gap zeros: a literal 0 and a match at distance 1 of the
+// rest, or literals when they are fewer than 4.
+func appendGapTokens(toks []token, gap int) []token {
+	if gap < 1+minMatch {
+		for range gap {
+			toks = append(toks, 0)
+		}
+		return toks
+	}
+	toks = append(toks, 0)
+	for rest := gap - 1; rest > 0; {
+		c := matchChunk(rest)
+		toks = append(toks, lengthToken(c))
+		rest -= c
+	}
+	return toks
+}
+
+// countPatches adds the symbols of the gaps and patches placed in the block to its frequencies.
+func (z *zlibWriter) countPatches() {
+	count := func(toks []token, uses uint32) {
+		for _, t := range toks {
+			sym := t & 511
+			z.litFreq[sym] += uses
+			if sym > endOfBlock {
+				z.distFreq[t>>14&31] += uses
+			}
+		}
+	}
+	for g, uses := range z.gapUses {
+		if uses != 0 {
+			z.scratch = appendGapTokens(z.scratch[:0], g)
+			count(z.scratch, uses)
+		}
+	}
+	for i, uses := range z.patchUses {
+		if uses != 0 {
+			count(z.patches[i].toks, uses)
+		}
+	}
+}
+
+// longCode marks, in gapLen and patchLen, bits kept in longBits.
+const longCode = 255
+
+// codePatches works out the bits, in the codes lit and dist, of the gaps and patches placed in
+// the block (see writeTokens), and forgets their uses for the next block.
+func (z *zlibWriter) codePatches(lit, dist *huffCode) {
+	z.longBits = z.longBits[:0]
+	for g, uses := range z.gapUses {
+		if uses != 0 {
+			z.scratch = appendGapTokens(z.scratch[:0], g)
+			z.gapCode[g], z.gapLen[g] = z.codeTokens(z.scratch, lit, dist)
+		}
+	}
+	for i, uses := range z.patchUses {
+		if uses != 0 {
+			z.patchCode[i], z.patchLen[i] = z.codeTokens(z.patches[i].toks, lit, dist)
+		}
+	}
+	clear(z.gapUses[:])
+	clear(z.patchUses)
+}
+
+// codeTokens returns the bits of toks in the codes lit and dist, and their number; or, when
+// they are more than 64, longCode and where they are in longBits: their number, then the bits
+// 32 a word.
+func (z *zlibWriter) codeTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
+	at := len(z.longBits)
+	z.longBits = append(z.longBits, 0)
+	var acc uint64
+	var nacc, total uint
+	put := func(v uint64, n uint) { // n ≤ 32
+		acc |= v << nacc
+		nacc += n
+		total += n
+		if nacc >= 32 {
+			z.longBits = append(z.longBits, uint32(acc))
+			acc >>= 32
+			nacc -= 32
+		}
+	}
+	for _, t := range toks {
+		code, n := tokenBits(t, lit, dist)
+		put(code&(1<<32-1), min(n, 32))
+		if n > 32 {
+			put(code>>32, n-32)
+		}
+	}
+	if nacc > 0 {
+		z.longBits = append(z.longBits, uint32(acc))
+	}
+	if total <= 64 {
+		words := z.longBits[at+1:]
+		for j := len(words) - 1; j >= 0; j-- {
+			code = code<<32 | uint64(words[j])
+		}
+		z.longBits = z.longBits[:at]
+		return code, uint8(total)
+	}
+	z.longBits[at] = uint32(total)
+	return uint64(at), longCode
+}
+
+// tokenBits returns the bits of token t (a literal or a match) in the codes lit and dist: at
+// most 15+5+15+13 of them.
+func tokenBits(t token, lit, dist *huffCode) (code uint64, n uint) {
+	sym := t & 511
+	code, n = uint64(lit.codes[sym]), uint(lit.lens[sym])
+	if sym <= endOfBlock {
+		return code, n
+	}
+	code |= uint64(t>>9&31) << n
+	n += uint(lengthExtra[sym-257])
+	dc := t >> 14 & 31
+	code |= uint64(dist.codes[dc]) << n
+	n += uint(dist.lens[dc])
+	code |= uint64(t>>19) << n
+	return code, n + uint(distExtra[dc])
+}
+
+// lengthToken returns the token of a match of length l (3..258) at distance 1.
+func lengthToken(l int) token {
+	lc := lengthCode[l-minMatch]
+	return token(257+int(lc)) | token(l-int(lengthBase[lc]))<<9
+}
+
+// matchChunk returns the length of the first token of a match of l ≥ 3 bytes: at most 258, and
+// leaving at least 3 or nothing for the rest.
+func matchChunk(l int) int {
+	c := min(l, maxMatch)
+	if r := l - c; r > 0 && r < minMatch {
+		c = l - minMatch
+	}
+	return c
+}
+
+// runLen returns how many leading bytes of b (not empty) equal b[0], 8 at a time.
+func runLen(b []byte) int {
+	x := uint64(b[0]) * 0x0101010101010101
+	n := 0
+	for len(b)-n >= 8 {
+		if y := binary.LittleEndian.Uint64(b[n:]) ^ x; y != 0 {
+			return n + bits.TrailingZeros64(y)/8
+		}
+		n += 8
+	}
+	for n < len(b) && b[n] == b[0] {
+		n++
+	}
+	return n
+}
