@@ -69,10 +69,11 @@ const (
 )
 
 // usePatches sets the patch table of the stream that reset started: table[0] must be
-// emptyPatch, and at most maxPatches entries.
+// emptyPatch, and at most maxPatches entries. Rows must be minMatch to maxDistance bytes long,
+// so that a copy of one is a match.
 func (z *zlibWriter) usePatches(table []*patch) {
-	if len(table) > maxPatches || table[0] != emptyPatch {
-		panic("render: bad patch table")
+	if len(table) > maxPatches || table[0] != emptyPatch || z.rowLen < minMatch || z.rowLen > maxDistance {
+		panic("render: bad patch table or row length")
 	}
 	z.patches = table
 	z.patchInfo = z.patchInfo[:0]

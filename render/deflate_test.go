@@ -423,3 +423,73 @@ func BenchmarkDeflate(b *testing.B) {
 		})
 	}
 }
+
+// ztPatchData returns the data of a random patch: n bytes in runs, first and last not zero.
+func ztPatchData(r *rand.Rand, n int) []byte {
+	b := ztRuns(r, n, 1+r.IntN(40))
+	for _, i := range []int{0, n - 1} {
+		if b[i] == 0 {
+			b[i] = 1 + byte(r.IntN(255))
+		}
+	}
+	return b
+}
+
+// TestDeflatePatches compresses random rows drawn in full, copied and patched, with random
+// patch tables (short and long patches, gaps beyond a token's reach, rows beyond a block), and
+// checks that they inflate to the rows meant.
+func TestDeflatePatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	z := newZlibWriter()
+	for round := range 12 {
+		rowLen := 1 + []int{2, 7, 200, 1025, 3000}[round%5]
+		table := []*patch{emptyPatch}
+		for range 1 + r.IntN(300) {
+			n := 1 + r.IntN(min(rowLen-1, []int{4, 40, 400}[r.IntN(3)]))
+			table = append(table, newPatch(r.IntN(5), ztPatchData(r, n)))
+		}
+		var want []byte
+		row := make([]byte, rowLen)
+		z.reset([]byte("prefix"), rowLen)
+		z.usePatches(table)
+		rows := 50 + r.IntN(100)
+		if round%4 == 3 {
+			rows = 3000 // more tokens than a block holds
+		}
+		for y := range rows {
+			switch k := r.IntN(10); {
+			case y == 0 || k == 0:
+				copy(row, ztRuns(r, rowLen, 30))
+				z.runRow(row)
+			case k == 1:
+				z.copyRow()
+			default:
+				head := byte(r.IntN(256))
+				up := make([]byte, rowLen)
+				up[0] = head
+				var places []placement
+				for at := 1; at < rowLen && len(places) < 60; {
+					i := r.IntN(len(table))
+					p := table[i]
+					anchor := at + r.IntN(1+rowLen/8) - 1 // the place's data starts at 1 + anchor + offset
+					if 1+anchor+p.offset+len(p.data) > rowLen || r.IntN(8) == 0 {
+						break
+					}
+					places = append(places, placement{anchor: int32(anchor), patch: uint16(i)})
+					copy(up[1+anchor+p.offset:], p.data)
+					at = 1 + anchor + p.offset + len(p.data)
+				}
+				z.patchRow(head, places)
+				copy(row, up)
+			}
+			want = append(want, row...)
+		}
+		stream := z.finish()
+		if !bytes.HasPrefix(stream, []byte("prefix")) {
+			t.Fatal("the prefix is lost")
+		}
+		if got := ztInflate(t, stream[len("prefix"):]); !bytes.Equal(got, want) {
+			t.Fatalf("round %d, rows of %d bytes: inflated %d bytes, want %d", round, rowLen, len(got), len(want))
+		}
+	}
+}

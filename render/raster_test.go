@@ -1,0 +1,174 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/qr"
+)
+
+// rtPixel is the reference drawing of a 4-bit image, one pixel at a time and written apart from
+// the rasteriser: the palette entry of pixel (x, y) of symbol s laid out by l with options o.
+// A dark module's corner is rounded when both its neighbours along the corner's edges are light:
+// the pixel's coverage by a quarter disc of radius k/2 at the corner, sampled 4×4 and rounded to
+// quarters. The mark's levels come from bananaRaster.
+func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
+	k := l.module
+	if l.pad.side > 0 {
+		side := (l.pad.side - 1) * k
+		at := l.origin + (2*l.pad.first+1)*k/2
+		if x >= at && x < at+side && y >= at && y < at+side {
+			if level := bananaRaster(side)[(y-at)*side+x-at]; level != 0 {
+				return paletteMark + level
+			}
+		}
+	}
+	mx, my := ptFloorDiv(x-l.origin, k), ptFloorDiv(y-l.origin, k)
+	dark := func(mx, my int) bool {
+		return mx >= 0 && my >= 0 && mx < l.n && my < l.n && l.dark(s, mx, my)
+	}
+	if !dark(mx, my) {
+		return paletteBackground
+	}
+	if o.Corners != Rounded {
+		return paletteForeground
+	}
+	lx, ly := x-l.origin-mx*k, y-l.origin-my*k
+	r := float64(k) / 2
+	for _, d := range [4][2]int{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+		if dark(mx+d[0], my) || dark(mx, my+d[1]) {
+			continue
+		}
+		cx, cy := lx, ly // the pixel's place from the corner
+		if d[0] > 0 {
+			cx = k - 1 - lx
+		}
+		if d[1] > 0 {
+			cy = k - 1 - ly
+		}
+		in := 0
+		for j := range 4 {
+			for i := range 4 {
+				px, py := float64(cx)+(float64(i)+0.5)/4, float64(cy)+(float64(j)+0.5)/4
+				if px >= r || py >= r || (r-px)*(r-px)+(r-py)*(r-py) <= r*r {
+					in++
+				}
+			}
+		}
+		if q := (in*4 + 8) / 16; q < 4 {
+			return shadeEntry(q)
+		}
+	}
+	return paletteForeground
+}
+
+// TestPNGPixels checks every pixel of 4-bit PNGs against rtPixel, with module sizes and
+// offsets odd and even (a module's first pixel in either half of a byte).
+func TestPNGPixels(t *testing.T) {
+	for _, c := range []struct {
+		text         string
+		level        qr.Level
+		size, margin int
+		corners      Corners
+		logo         Logo
+	}{
+		{renderTexts[0], qr.M, 1024, 4, Rounded, NoLogo},
+		{renderTexts[0], qr.M, 1023, 4, Rounded, NoLogo}, // odd offset
+		{renderTexts[0], qr.M, 867, 4, Rounded, NoLogo},  // odd module and offset
+		{renderTexts[0], qr.M, 128, 4, Rounded, NoLogo},  // 3 pixels a module
+		{renderTexts[0], qr.L, 100 + 29*2, 0, Rounded, NoLogo},
+		{renderTexts[0], qr.H, 1024, 4, Rounded, Banana},
+		{renderTexts[0], qr.H, 999, 4, Rounded, Banana}, // odd offset: the mark too
+		{renderTexts[0], qr.H, 1021, 2, Square, Banana},
+		{renderTexts[1], qr.H, 2048, 4, Rounded, Banana},
+		{renderTexts[1], qr.M, 2047, 16, Rounded, NoLogo},
+	} {
+		name := fmt.Sprintf("%d bytes %v %d px margin %d corners %d logo %d", len(c.text), c.level, c.size, c.margin, c.corners, c.logo)
+		t.Run(name, func(t *testing.T) {
+			s, err := qr.Encode(c.text, qr.Options{Level: c.level})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := Defaults()
+			o.Size, o.Margin, o.Corners, o.Logo = c.size, c.margin, c.corners, c.logo
+			file, err := PNG(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, ok := img.(*image.Paletted)
+			if !ok || len(p.Palette) != 16 {
+				t.Fatalf("decoded %T, want a paletted image of 16 colours", img)
+			}
+			if p.Palette[paletteBackground] != o.Background || p.Palette[paletteForeground] != o.Foreground {
+				t.Fatalf("palette starts %v, %v", p.Palette[0], p.Palette[1])
+			}
+			l, _ := prepare(s, &o)
+			bad := 0
+			for y := range c.size {
+				for x := range c.size {
+					if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
+						if bad++; bad <= 5 {
+							t.Errorf("pixel (%d, %d): entry %d, want %d", x, y, got, want)
+						}
+					}
+				}
+			}
+			if bad > 0 {
+				t.Fatalf("%d pixels differ (module %d px at %d)", bad, l.module, l.origin)
+			}
+		})
+	}
+}
+
+// TestPNGPixelsSizes checks the pixels of rounded PNGs with and without the mark at many sizes:
+// modules of 2 to 26 pixels, at odd and even offsets.
+func TestPNGPixelsSizes(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		level qr.Level
+		logo  Logo
+		sizes []int
+	}{
+		{renderTexts[1], qr.M, NoLogo, []int{266, 299, 401, 533}},
+		{renderTexts[0], qr.Q, NoLogo, nil},
+		{renderTexts[0], qr.H, Banana, nil},
+	} {
+		s, err := qr.Encode(c.text, qr.Options{Level: c.level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := c.sizes
+		for size := 128; c.sizes == nil && size <= 1100; size += 37 {
+			sizes = append(sizes, size)
+		}
+		for _, size := range sizes {
+			o := Defaults()
+			o.Size, o.Corners, o.Logo = size, Rounded, c.logo
+			file, err := PNG(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := img.(*image.Paletted)
+			l, _ := prepare(s, &o)
+			for y := range size {
+				for x := range size {
+					if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
+						t.Fatalf("%d bytes, %d px (module %d at %d), logo %d: pixel (%d, %d) is entry %d, want %d",
+							len(c.text), size, l.module, l.origin, c.logo, x, y, got, want)
+					}
+				}
+			}
+		}
+	}
+}
