@@ -204,7 +204,9 @@ type zlibWriter struct {
 
 	// The patch table of the stream, if any (see deflate_patch.go), and of the current block:
 	// each patch's uses, the patches used, and their bits.
-	patches   []*patch
+	patches   []*patch // the table, then the head
+	headEntry uint16
+	zeros     int // zeros at the end of the last row, not yet added
 	patchInfo []patchInfo
 	patchUses []uint32 // uses in the block (entry 0, the empty patch, counts too: no bits)
 	patchCode []uint64 // each used patch's bits (see codeTokens), and their number
@@ -244,7 +246,7 @@ func (z *zlibWriter) reset(dst []byte, rowLen int) {
 	z.ntok = 0
 	clear(z.litFreq[:])
 	clear(z.distFreq[:])
-	z.patches = nil
+	z.patches, z.zeros = z.patches[:0], 0
 }
 
 // keep returns how many bytes of content the window keeps when it slides: whole rows, at least
@@ -316,6 +318,7 @@ func (z *zlibWriter) isConstRow() bool {
 // finish ends the stream: the last block, padding to a byte, and the Adler-32 of the
 // uncompressed data (RFC 1950 2.2, most significant byte first). It returns dst.
 func (z *zlibWriter) finish() []byte {
+	z.flushZeros()
 	if z.pendLen > 0 {
 		z.flushMatch()
 	}

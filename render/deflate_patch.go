@@ -69,49 +69,57 @@ const (
 )
 
 // usePatches sets the patch table of the stream that reset started: table[0] must be
-// emptyPatch, and at most maxPatches entries. Rows must be minMatch to maxDistance bytes long,
-// so that a copy of one is a match.
-func (z *zlibWriter) usePatches(table []*patch) {
-	if len(table) > maxPatches || table[0] != emptyPatch || z.rowLen < minMatch || z.rowLen > maxDistance {
+// emptyPatch, and at most maxPatches−1 entries; and head, the patch every patched row starts
+// with (offset 0). Rows must be minMatch to maxDistance bytes long, so that a copy of one is a
+// match.
+func (z *zlibWriter) usePatches(table []*patch, head *patch) {
+	if len(table) >= maxPatches || table[0] != emptyPatch || z.rowLen < minMatch || z.rowLen > maxDistance {
 		panic("render: bad patch table or row length")
 	}
-	z.patches = table
+	z.patches = append(append(z.patches[:0], table...), head)
+	z.headEntry = uint16(len(table))
 	z.patchInfo = z.patchInfo[:0]
-	for _, p := range table {
+	for _, p := range z.patches {
 		z.patchInfo = append(z.patchInfo, patchInfo{int32(p.offset), int32(len(p.data)), p.s, p.w})
 	}
-	if cap(z.patchUses) < len(table) {
-		z.patchUses = make([]uint32, len(table))
-		z.patchCode = make([]uint64, len(table))
-		z.patchLen = make([]uint8, len(table))
+	n := len(z.patches)
+	if cap(z.patchUses) < n {
+		z.patchUses = make([]uint32, n)
+		z.patchCode = make([]uint64, n)
+		z.patchLen = make([]uint8, n)
 	}
-	z.patchUses = z.patchUses[:len(table)]
-	z.patchCode = z.patchCode[:len(table)]
-	z.patchLen = z.patchLen[:len(table)]
+	z.patchUses = z.patchUses[:n]
+	z.patchCode = z.patchCode[:n]
+	z.patchLen = z.patchLen[:n]
 	clear(z.patchUses)
 	clear(z.gapUses[:])
+	z.zeros = 0
 }
 
-// runRow adds row (rowLen bytes), run-length coded: each run of a byte becomes a literal and a
-// match at distance 1 for the rest, or, when the byte before it is the same, the match alone.
+// runRow adds row (rowLen bytes), run-length coded: each run of a byte becomes a literal and
+// matches at distance 1 for the rest.
 func (z *zlibWriter) runRow(row []byte) {
 	z.addRepeats()
-	prev := -1
+	z.flushZeros()
+	if z.pendLen > 0 {
+		z.flushMatch()
+	}
 	for i := 0; i < len(row); {
 		v := row[i]
-		l := runLen(row[i:])
-		i += l
-		if int(v) != prev {
-			z.literal(v)
-			l--
+		rest := runLen(row[i:]) - 1
+		i += 1 + rest
+		z.litFreq[v]++
+		z.addToken(token(v))
+		for rest >= minMatch {
+			c := matchChunk(rest)
+			z.litFreq[257+int(lengthCode[c-minMatch])]++
+			z.distFreq[0]++
+			z.addToken(lengthToken(c))
+			rest -= c
 		}
-		prev = int(v)
-		if l >= minMatch {
-			z.match(1, l)
-			continue
-		}
-		for ; l > 0; l-- {
-			z.literal(v)
+		for ; rest > 0; rest-- {
+			z.litFreq[v]++
+			z.addToken(token(v))
 		}
 	}
 	s, w := adlerSums(row)
@@ -121,31 +129,60 @@ func (z *zlibWriter) runRow(row []byte) {
 // copyRow adds a copy of the previous row: a match at the row's distance, which the previous
 // copy's match extends.
 func (z *zlibWriter) copyRow() {
+	z.flushZeros()
 	z.match(z.rowLen, z.rowLen)
 	z.repeats++
 }
 
-// patchRow adds a row of rowLen bytes: head, then zeros but for the patches at places, which
-// come in order and do not overlap.
-func (z *zlibWriter) patchRow(head byte, places []placement) {
+// patchRow adds a row of rowLen bytes: the head patch, then zeros but for the patches at
+// places, which come in order and do not overlap. The zeros at the end wait for the next row's
+// head, to share its token.
+func (z *zlibWriter) patchRow(places []placement) {
 	z.addRepeats()
-	z.literal(head)
-	n := z.rowLen
-	s, w := uint64(head), uint64(head)*uint64(n)
 	if z.pendLen > 0 {
 		z.flushMatch()
 	}
-	at := 1 // the end of the last patch
+	if z.ntok+2*len(places)+2 > blockTokens { // room for a token or two a patch (long gaps)
+		z.writeBlock(false)
+	}
+	n := z.rowLen
+	info, uses, gapUses, toks, ntok := z.patchInfo, z.patchUses, &z.gapUses, &z.tokens, z.ntok
+	add := func(gap int, i uint16) {
+		for gap > maxPatchGap { // zeros alone, a token of them at a time
+			gapUses[maxPatchGap]++
+			uses[0]++
+			toks[ntok] = patchSym | maxPatchGap<<patchGapBits
+			ntok++
+			gap -= maxPatchGap
+		}
+		gapUses[gap]++
+		uses[i]++
+		toks[ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
+		ntok++
+	}
+	h := &info[z.headEntry]
+	add(z.zeros, z.headEntry)
+	at := int(h.len)
+	s, w := uint64(h.s), uint64(h.w)+uint64(n-at)*uint64(h.s)
 	for _, pl := range places {
-		p := &z.patchInfo[pl.patch]
+		p := &info[pl.patch]
 		start := 1 + int(pl.anchor) + int(p.offset)
-		z.addPatch(start-at, pl.patch)
+		add(start-at, pl.patch)
 		at = start + int(p.len)
 		s += uint64(p.s)
 		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
 	}
-	z.addPatch(n-at, 0)
+	z.ntok = ntok
+	z.zeros = n - at
 	z.addRowSums(n, uint32(s%adlerMod), uint32(w%adlerMod))
+}
+
+// flushZeros adds the zeros that end the last patched row, if they are still waiting.
+func (z *zlibWriter) flushZeros() {
+	if z.zeros > 0 {
+		z.addPatch(z.zeros, 0)
+		z.zeros = 0
+	}
 }
 
 // patchInfo is what patchRow needs of a patch, kept close together.
@@ -237,6 +274,20 @@ func (z *zlibWriter) codePatches(lit, dist *huffCode) {
 // they are more than 64, longCode and where they are in longBits: their number, then the bits
 // 32 a word.
 func (z *zlibWriter) codeTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
+	var total uint
+	for _, t := range toks {
+		c, m := tokenBits(t, lit, dist)
+		if total+m > 64 {
+			return z.codeLongTokens(toks, lit, dist)
+		}
+		code |= c << total
+		total += m
+	}
+	return code, uint8(total)
+}
+
+// codeLongTokens is codeTokens for more than 64 bits.
+func (z *zlibWriter) codeLongTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
 	at := len(z.longBits)
 	z.longBits = append(z.longBits, 0)
 	var acc uint64
@@ -260,14 +311,6 @@ func (z *zlibWriter) codeTokens(toks []token, lit, dist *huffCode) (code uint64,
 	}
 	if nacc > 0 {
 		z.longBits = append(z.longBits, uint32(acc))
-	}
-	if total <= 64 {
-		words := z.longBits[at+1:]
-		for j := len(words) - 1; j >= 0; j-- {
-			code = code<<32 | uint64(words[j])
-		}
-		z.longBits = z.longBits[:at]
-		return code, uint8(total)
 	}
 	z.longBits[at] = uint32(total)
 	return uint64(at), longCode

@@ -451,7 +451,8 @@ func TestDeflatePatches(t *testing.T) {
 		var want []byte
 		row := make([]byte, rowLen)
 		z.reset([]byte("prefix"), rowLen)
-		z.usePatches(table)
+		head := newPatch(0, []byte{byte(1 + r.IntN(255))})
+		z.usePatches(table, head)
 		rows := 50 + r.IntN(100)
 		if round%4 == 3 {
 			rows = 3000 // more tokens than a block holds
@@ -464,9 +465,8 @@ func TestDeflatePatches(t *testing.T) {
 			case k == 1:
 				z.copyRow()
 			default:
-				head := byte(r.IntN(256))
 				up := make([]byte, rowLen)
-				up[0] = head
+				up[0] = head.data[0]
 				var places []placement
 				for at := 1; at < rowLen && len(places) < 60; {
 					i := r.IntN(len(table))
@@ -479,7 +479,7 @@ func TestDeflatePatches(t *testing.T) {
 					copy(up[1+anchor+p.offset:], p.data)
 					at = 1 + anchor + p.offset + len(p.data)
 				}
-				z.patchRow(head, places)
+				z.patchRow(places)
 				copy(row, up)
 			}
 			want = append(want, row...)

@@ -178,6 +178,9 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	e.dst = z.finish()
 }
 
+// upHead is the first byte of a patched row: its filter type.
+var upHead = newPatch(0, []byte{filterUp})
+
 // writePatchedScanlines compresses the scanlines of an image that comes as patches: a drawn row
 // has filter type None; a patched row type Up, whose bytes are the patches and zeros; a row the
 // same as the one above either repeats the last scanline, when that was drawn or a row of zeros
@@ -191,7 +194,7 @@ func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
 	raw := sc.raw[:1+n]
 	z := sc.z
 	z.reset(e.dst, 1+n)
-	z.usePatches(img.patched.table)
+	z.usePatches(img.patched.table, upHead)
 	repeatable := false // whether the last scanline would repeat as it is
 	for y := range img.height {
 		places, drawn := img.patched.row(y, raw[1:])
@@ -203,7 +206,7 @@ func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
 		case len(places) == 0 && repeatable:
 			z.copyRow()
 		default:
-			z.patchRow(filterUp, places)
+			z.patchRow(places)
 			repeatable = len(places) == 0
 		}
 	}
