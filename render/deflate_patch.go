@@ -8,14 +8,13 @@ import (
 // This file is zlibWriter's second way of taking rows, for images whose rows the caller knows as
 // changes to the row above. A rounded or logo PNG has hundreds of distinct rows, and parsing
 // each byte of them costs far more than the image is worth; but the rasteriser knows where each
-// row differs from the one above (the rounded corners crossing it, the mark) and by how much,
-// from a small table of such differences ("patches") that it made once per module size. So it
-// hands over rows as: a row drawn in full (run-length coded: a literal, then the rest of a run
-// as a match at distance 1), a row that repeats the previous one (a match at the row's
-// distance), or a row of Up differences (PNG spec 9.2) that is zero except at the patches it
-// places. A patch's tokens, and its bits in the block's Huffman codes, are worked out once: a
-// placed patch costs one token, whose bits are the zeros before it (a literal 0 and a match at
-// distance 1) and the patch's bits, copied. The Adler-32 comes from the patches' sums.
+// row differs from the one above (the modules that start, the rounded corners crossing it, the
+// mark) and by how much, from a small table of such differences ("patches") made once per
+// module size. So a row comes as the Up differences of PNG (spec 9.2): a head byte, the filter
+// type, then zeros except at the patches it places. A patch's tokens (literals, and runs as
+// matches at distance 1), and its bits in the block's Huffman codes, are worked out once per
+// block: a placed patch costs one token, whose bits are the zeros before it (a literal 0 and
+// matches at distance 1) and the patch's, copied. The Adler-32 comes from the patches' sums.
 
 // A patch is a stretch of a scanline filtered Up where its row differs from the row above: the
 // bytewise differences modulo 256, first and last not zero. It is read-only once made, and
@@ -59,22 +58,21 @@ type placement struct {
 	patch  uint16
 }
 
-// Patch tokens: symbol patchSym in bits 0–8 (no DEFLATE symbol), the table entry in bits 9–21,
-// and in bits 22–31 the number of zero bytes before the patch.
+// Patch tokens: symbol patchSym in bits 0–8 (no DEFLATE symbol), the table entry in bits 9–20,
+// and in bits 21–31 the number of zero bytes before the patch.
 const (
 	patchSym     = 511
-	maxPatches   = 1 << 13
-	maxPatchGap  = 1<<10 - 1
-	patchGapBits = 22
+	maxPatches   = 1 << 12
+	maxPatchGap  = 1<<11 - 1
+	patchGapBits = 21
 )
 
 // usePatches sets the patch table of the stream that reset started: table[0] must be
-// emptyPatch, and at most maxPatches−1 entries; and head, the patch every patched row starts
-// with (offset 0). Rows must be minMatch to maxDistance bytes long, so that a copy of one is a
-// match.
+// emptyPatch, and at most maxPatches−1 entries; and head, the patch every row starts with
+// (offset 0).
 func (z *zlibWriter) usePatches(table []*patch, head *patch) {
-	if len(table) >= maxPatches || table[0] != emptyPatch || z.rowLen < minMatch || z.rowLen > maxDistance {
-		panic("render: bad patch table or row length")
+	if len(table) >= maxPatches || table[0] != emptyPatch {
+		panic("render: bad patch table")
 	}
 	z.patches = append(append(z.patches[:0], table...), head)
 	z.headEntry = uint16(len(table))
@@ -94,44 +92,6 @@ func (z *zlibWriter) usePatches(table []*patch, head *patch) {
 	clear(z.patchUses)
 	clear(z.gapUses[:])
 	z.zeros = 0
-}
-
-// runRow adds row (rowLen bytes), run-length coded: each run of a byte becomes a literal and
-// matches at distance 1 for the rest.
-func (z *zlibWriter) runRow(row []byte) {
-	z.addRepeats()
-	z.flushZeros()
-	if z.pendLen > 0 {
-		z.flushMatch()
-	}
-	for i := 0; i < len(row); {
-		v := row[i]
-		rest := runLen(row[i:]) - 1
-		i += 1 + rest
-		z.litFreq[v]++
-		z.addToken(token(v))
-		for rest >= minMatch {
-			c := matchChunk(rest)
-			z.litFreq[257+int(lengthCode[c-minMatch])]++
-			z.distFreq[0]++
-			z.addToken(lengthToken(c))
-			rest -= c
-		}
-		for ; rest > 0; rest-- {
-			z.litFreq[v]++
-			z.addToken(token(v))
-		}
-	}
-	s, w := adlerSums(row)
-	z.addRowSums(len(row), s, w)
-}
-
-// copyRow adds a copy of the previous row: a match at the row's distance, which the previous
-// copy's match extends.
-func (z *zlibWriter) copyRow() {
-	z.flushZeros()
-	z.match(z.rowLen, z.rowLen)
-	z.repeats++
 }
 
 // patchRow adds a row of rowLen bytes: the head patch, then zeros but for the patches at

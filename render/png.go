@@ -24,12 +24,11 @@ type pngImage struct {
 }
 
 // patchedRows describes the rows of an image by patches: table is the patch table (entry 0 the
-// empty patch) and row either draws row y into dst (of (width*depth+7)/8 bytes) and returns
-// drawn, or returns the placements, in order, of the patches that turn row y−1 into row y (none:
-// the same row). Row 0 is drawn. dst holds the last row drawn, not the rows patched since.
+// empty patch) and row returns the placements, in order, of the patches that turn row y−1 into
+// row y (none: the same row), where row −1 is all zero.
 type patchedRows struct {
 	table []*patch
-	row   func(y int, dst []byte) (places []placement, drawn bool)
+	row   func(y int) []placement
 }
 
 // appendPNG appends the PNG file of img to dst (PNG spec, ISO/IEC 15948 / W3C PNG 3rd ed.):
@@ -37,7 +36,8 @@ type patchedRows struct {
 //
 // It trusts row's report of repeated rows: they cost a copy of the row above, whatever their
 // bytes. Scanlines get filter type None, or Up when they differ from the row above in few
-// places (see filterRow). It panics if img breaks the rules of pngImage.
+// places (see filterRow); patched images' scanlines all get type Up (see
+// writePatchedScanlines). It panics if img breaks the rules of pngImage.
 func appendPNG(dst []byte, img *pngImage) []byte {
 	img.check()
 	e := pngEncoder{dst: append(dst, pngSignature...), img: img}
@@ -181,34 +181,15 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 // upHead is the first byte of a patched row: its filter type.
 var upHead = newPatch(0, []byte{filterUp})
 
-// writePatchedScanlines compresses the scanlines of an image that comes as patches: a drawn row
-// has filter type None; a patched row type Up, whose bytes are the patches and zeros; a row the
-// same as the one above either repeats the last scanline, when that was drawn or a row of zeros
-// filtered Up, or becomes such a row.
+// writePatchedScanlines compresses the scanlines of an image that comes as patches: each of filter
+// type Up, whose bytes are the patches and zeros.
 func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
 	img := e.img
-	n := (img.width*img.depth + 7) / 8
-	if cap(sc.raw) < 1+n {
-		sc.raw, sc.prev = make([]byte, 1+n), make([]byte, 1+n)
-	}
-	raw := sc.raw[:1+n]
 	z := sc.z
-	z.reset(e.dst, 1+n)
+	z.reset(e.dst, 1+(img.width*img.depth+7)/8)
 	z.usePatches(img.patched.table, upHead)
-	repeatable := false // whether the last scanline would repeat as it is
 	for y := range img.height {
-		places, drawn := img.patched.row(y, raw[1:])
-		switch {
-		case drawn || y == 0:
-			raw[0] = filterNone
-			z.runRow(raw)
-			repeatable = true
-		case len(places) == 0 && repeatable:
-			z.copyRow()
-		default:
-			z.patchRow(places)
-			repeatable = len(places) == 0
-		}
+		z.patchRow(img.patched.row(y))
 	}
 	e.dst = z.finish()
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/binary"
 	"image/color"
 	"sync"
 
@@ -13,8 +12,8 @@ func PNG(s *qr.Symbol, o Options) ([]byte, error) { return AppendPNG(nil, s, &o)
 
 // AppendPNG appends s drawn as a PNG image to dst, as o says: exactly o.Size pixels square,
 // every module the same whole number of pixels, deterministic bytes. Square modules in two
-// colours make a 1-bit palette image; rounded corners and the logo a 4-bit palette with
-// anti-aliased shades.
+// colours make a 1-bit palette image; rounded corners and the logo an 8-bit one of 16
+// colours, with anti-aliased shades.
 func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	l, err := prepare(s, o)
 	if err != nil {
@@ -24,13 +23,13 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	defer rasterizers.Put(r)
 	r.start(s, &l, o)
 	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
-	if r.depth == 4 {
-		img.row, img.patched = nil, &patchedRows{table: r.table, row: r.patchRow}
+	if r.depth == 8 {
+		img.row, img.patched = nil, &r.rows
 	}
 	return appendPNG(dst, &img), nil
 }
 
-// Palette entries of the 4-bit images.
+// Palette entries of the 8-bit images.
 const (
 	paletteBackground = 0
 	paletteForeground = 1
@@ -53,13 +52,12 @@ type rasterizer struct {
 
 	prevInQuiet bool // whether the last row was background outside the symbol
 
-	// Depth 4.
-	base    []byte         // the current module row with square corners, packed
-	corners *cornerPatches // of rounded corners, or nil
+	// Depth 8.
+	patches *modulePatches // of the modules
 	cells   []cell         // the current module row's dark modules with rounded corners
 	top     []cell         // those with a rounded top corner
 	bottom  []cell         // those with a rounded bottom corner
-	table   []*patch       // the patches of the image: the corners', then the mark's
+	table   []*patch       // the patches of the image: the modules', then the mark's
 	places  []placement    // scratch: a row's patches
 
 	mark        []uint8  // the logo's levels, markSide×markSide, or nil
@@ -67,6 +65,7 @@ type rasterizer struct {
 	markAt      int      // the logo's first pixel, down and across
 	markPatches []*patch // the mark's rows as patches (see markPatchesOf)
 	markFirst   int      // the table entry of markPatches[0]
+	rows        patchedRows
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
@@ -81,33 +80,26 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 		r.depth, r.palette = 1, r.paletteA[:2]
 		return
 	}
-	r.depth, r.palette = 4, r.paletteA[:16]
+	r.depth, r.palette = 8, r.paletteA[:16]
 	for i := 1; i < shadeLevels; i++ {
 		r.paletteA[paletteShades+i-1] = mixColor(bg, fg, i, shadeLevels)
 	}
 	for level := uint8(1); level <= markLevels; level++ {
 		r.paletteA[paletteMark+int(level)] = bananaLevelColor(level, bg)
 	}
-	r.table = append(r.table[:0], emptyPatch)
-	r.corners = nil
-	if o.Corners == Rounded {
-		r.corners = cornerPatchesOf(l.module)
-		r.table = append(r.table[:0], r.corners.list...)
-	}
+	r.patches = modulePatchesOf(l.module, o.Corners == Rounded)
+	r.table = append(r.table[:0], r.patches.list...)
 	r.mark = nil
 	if l.pad.side > 0 {
 		k := l.module
 		r.markSide = (l.pad.side - 2*logoInset) * k
 		r.markAt = l.origin + (2*l.pad.first+2*logoInset)*k/2
 		r.mark = bananaRaster(r.markSide)
-		r.markPatches = markPatchesOf(r.markSide, r.markAt%2)
+		r.markPatches = markPatchesOf(r.markSide)
 		r.markFirst = len(r.table)
 		r.table = append(r.table, r.markPatches...)
 	}
-	if n := (l.size + 1) / 2; cap(r.base) < n {
-		r.base = make([]byte, n)
-	}
-	r.base = r.base[:(l.size+1)/2]
+	r.rows = patchedRows{table: r.table, row: r.patchRow}
 }
 
 // row is the pngImage row function of depth 1: it draws pixel row y into dst, or reports that
@@ -216,34 +208,4 @@ func setBits(row []byte, a, b int) {
 		row[i] = 0xff
 	}
 	row[last] |= tail
-}
-
-// setNibble sets pixel x of a 4-bit row to v.
-func setNibble(row []byte, x int, v uint8) {
-	if x%2 == 0 {
-		row[x/2] = row[x/2]&0x0f | v<<4
-	} else {
-		row[x/2] = row[x/2]&0xf0 | v
-	}
-}
-
-// setNibbles sets pixels a to b-1 of a 4-bit row to v.
-func setNibbles(row []byte, a, b int, v uint8) {
-	if a < b && a%2 != 0 {
-		setNibble(row, a, v)
-		a++
-	}
-	full := row[a/2 : a/2+(b-a)/2]
-	a += 2 * len(full)
-	x := uint64(v<<4|v) * 0x0101010101010101
-	for len(full) >= 8 {
-		binary.LittleEndian.PutUint64(full, x)
-		full = full[8:]
-	}
-	for i := range full {
-		full[i] = byte(x)
-	}
-	if a < b {
-		setNibble(row, a, v)
-	}
 }

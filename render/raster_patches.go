@@ -2,16 +2,17 @@ package render
 
 import "math/bits"
 
-// This file draws 4-bit images (rounded corners, the logo) as patches on the row above (see
-// deflate_patch.go). Within a module row, a pixel row differs from the one above only where a
-// rounded corner's curve crosses it and in the mark; and a dark module's pixel row is fixed by
-// which of its corners are rounded and the row's place in the module. So the differences of
-// every such module row, for each corner combination and row, are made once per module size
-// (cornerPatches) and the mark's once per size (markPatchesOf); a row then costs a placement
-// per rounded module it crosses. The first row of each module row is drawn in full.
+// This file draws 8-bit images (rounded corners, the logo) as patches on the row above (see
+// deflate_patch.go), without drawing a pixel. Within a module row, a pixel row differs from the
+// one above only where a rounded corner's curve crosses it, and where the mark does; and a dark
+// module's pixel row depends only on which of its corners are rounded and the row's place in the
+// module. Between module rows, a module's first row differs from the last row of the one above
+// by what the two modules are. So the changes for every case are made once per module size
+// (modulePatches), the mark's once per size (markPatchesOf), and a row costs a placement per
+// module it changes.
 
-// Corners of a dark module, as bits of a cell's corner set: a corner is rounded when both of
-// the module's neighbours along its edges are light.
+// Corners of a dark module, as bits of a corner set: a corner is rounded when both of the
+// module's neighbours along its edges are light.
 const (
 	cornerTL = 1 << iota
 	cornerTR
@@ -22,76 +23,108 @@ const (
 
 // A cell is a dark module with rounded corners in the current module row.
 type cell struct {
-	anchor  int32 // the byte of its first pixel in a packed row
-	odd     uint8 // whether its first pixel is the second of its byte
+	anchor  int32 // its first pixel
 	corners uint8 // its rounded corners
 }
 
-// cornerPatches are the patches of dark modules of k pixels with rounded corners: for each
-// parity of the first pixel, row dy of the module (0 to k−1) and set of rounded corners, the
-// patch that turns row dy−1 into row dy, where row −1 is a square module's row (so that row 0's
-// patch draws it on a square module). Rows of a module differ only from the top corners'
-// curves (rows 0 to side−1) and the bottom ones' (k−side to k−1).
-type cornerPatches struct {
-	k, side int
+// modulePatches are the patches of modules of k pixels, a byte a pixel. Within a dark module, row dy (1 to k−1) changes from row dy−1 only by
+// its rounded corners' curves: the top ones in rows 0 to side−1, the bottom ones in rows k−side
+// to k−1. A module's first row changes from the last row of the module above by what each is:
+// light, or dark with its rounded corners on that side.
+type modulePatches struct {
+	k, side int      // side is 0 for square modules
 	list    []*patch // the distinct patches; list[0] is emptyPatch
-	index   []uint16 // [odd][dy][corners] → entry of list; 0 when the row does not change
+	within  []uint16 // [dy][corners] → entry of list; 0 when the row does not change
+	enter   []uint16 // [above][below] → entry: above and below are 0 for light, else 1 + the corners on the facing side (bottom corners >> 2, top corners & 3)
 }
 
-// patch returns the entry of the patch of row dy of a module with corner set c.
-func (p *cornerPatches) patch(odd uint8, dy int, c uint8) uint16 {
-	return p.index[(int(odd)*p.k+dy)*cornerSets+int(c)]
+// withinPatch returns the entry of the change to row dy of a dark module with corners c.
+func (p *modulePatches) withinPatch(dy int, c uint8) uint16 {
+	return p.within[dy*cornerSets+int(c)]
 }
 
-// cornerPatchCache keeps cornerPatches by module size, up to 4 MB.
-var cornerPatchCache = boundedCache[int, *cornerPatches]{max: 4 << 20}
-
-// cornerPatchesOf returns the corner patches of modules of k pixels.
-func cornerPatchesOf(k int) *cornerPatches {
-	return cornerPatchCache.get(k, newCornerPatches)
+// enterPatch returns the entry of the change from the last row of module above to the first row
+// of module below (see modulePatches.enter).
+func (p *modulePatches) enterPatch(above, below uint64) uint16 {
+	return p.enter[above*5+below]
 }
 
-func newCornerPatches(k int) (*cornerPatches, int) {
-	tile, side := cornerTile(k)
-	p := &cornerPatches{k: k, side: side, list: []*patch{emptyPatch}, index: make([]uint16, 2*k*cornerSets)}
+// modulePatchCache keeps modulePatches by module size and corners, up to 4 MB.
+var modulePatchCache = boundedCache[[2]int, *modulePatches]{max: 4 << 20}
+
+// modulePatchesOf returns the patches of modules of k pixels, rounded or square.
+func modulePatchesOf(k int, rounded bool) *modulePatches {
+	key := [2]int{k, 0}
+	if rounded {
+		key[1] = 1
+	}
+	return modulePatchCache.get(key, newModulePatches)
+}
+
+func newModulePatches(key [2]int) (*modulePatches, int) {
+	k, rounded := key[0], key[1] == 1
+	var tile []uint8
+	side := 0
+	if rounded {
+		tile, side = cornerTile(k)
+	}
+	p := &modulePatches{k: k, side: side, list: []*patch{emptyPatch},
+		within: make([]uint16, k*cornerSets), enter: make([]uint16, 5*5)}
 	seen := make(map[string]uint16)
-	cost := len(p.index) * 2
-	prev, cur := make([]uint8, k), make([]uint8, k)
+	cost := 2 * (len(p.within) + len(p.enter))
 	var diff []byte
-	for odd := range 2 {
-		for c := 1; c < cornerSets; c++ {
-			cellPixels(prev, tile, side, c, -1)
-			for dy := range k {
-				cellPixels(cur, tile, side, c, dy)
-				diff = packedDiff(diff[:0], prev, cur, odd)
-				prev, cur = cur, prev
-				first, last := 0, len(diff)
-				for first < last && diff[first] == 0 {
-					first++
-				}
-				for last > first && diff[last-1] == 0 {
-					last--
-				}
-				if first == last {
-					continue
-				}
-				key := string(rune(first)) + string(diff[first:last])
-				e, ok := seen[key]
-				if !ok {
-					e = uint16(len(p.list))
-					seen[key] = e
-					p.list = append(p.list, newPatch(first, append([]byte(nil), diff[first:last]...)))
-					cost += 64 + 5*(last-first)
-				}
-				p.index[(odd*k+dy)*cornerSets+c] = e
+	entry := func(prev, cur []uint8) uint16 {
+		diff = appendDiff(diff[:0], prev, cur)
+		first, last := 0, len(diff)
+		for first < last && diff[first] == 0 {
+			first++
+		}
+		for last > first && diff[last-1] == 0 {
+			last--
+		}
+		if first == last {
+			return 0
+		}
+		key := string(rune(first)) + string(diff[first:last])
+		e, ok := seen[key]
+		if !ok {
+			e = uint16(len(p.list))
+			seen[key] = e
+			p.list = append(p.list, newPatch(first, append([]byte(nil), diff[first:last]...)))
+			cost += 64 + 5*(last-first)
+		}
+		return e
+	}
+	prev, cur := make([]uint8, k), make([]uint8, k)
+	sets := 1 // square modules have no rounded corners
+	if rounded {
+		sets = cornerSets
+	}
+	for c := range sets {
+		for dy := 1; dy < k; dy++ {
+			cellPixels(prev, tile, side, c, dy-1)
+			cellPixels(cur, tile, side, c, dy)
+			p.within[dy*cornerSets+c] = entry(prev, cur)
+		}
+	}
+	for above := range 5 {
+		for below := range 5 {
+			clear(prev)
+			clear(cur)
+			if above > 0 {
+				cellPixels(prev, tile, side, (above-1)<<2, k-1)
 			}
+			if below > 0 {
+				cellPixels(cur, tile, side, below-1, 0)
+			}
+			p.enter[above*5+below] = entry(prev, cur)
 		}
 	}
 	return p, cost
 }
 
 // cellPixels sets px (k entries) to the palette entries of row dy of a dark module of k pixels
-// whose corners c are rounded, with the corner tile of side×side pixels; row −1 is square.
+// whose corners c are rounded, with the corner tile of side×side pixels.
 func cellPixels(px []uint8, tile []uint8, side, c, dy int) {
 	k := len(px)
 	for i := range px {
@@ -106,7 +139,7 @@ func cellPixels(px []uint8, tile []uint8, side, c, dy int) {
 			}
 		}
 	}
-	if dy >= 0 && dy < side {
+	if dy < side {
 		if c&cornerTL != 0 {
 			put(dy, false)
 		}
@@ -114,7 +147,7 @@ func cellPixels(px []uint8, tile []uint8, side, c, dy int) {
 			put(dy, true)
 		}
 	}
-	if j := k - 1 - dy; dy >= 0 && j < side {
+	if j := k - 1 - dy; j < side {
 		if c&cornerBL != 0 {
 			put(j, false)
 		}
@@ -124,31 +157,22 @@ func cellPixels(px []uint8, tile []uint8, side, c, dy int) {
 	}
 }
 
-// packedDiff appends to dst the bytewise differences, modulo 256, of the pixels cur and prev
-// packed 4 bits a pixel, the first pixel in the low half of a byte when odd (the other half
-// of that byte, and of the last, belongs to a neighbour that does not change).
-func packedDiff(dst []byte, prev, cur []uint8, odd int) []byte {
-	n := (odd + len(cur) + 1) / 2
-	for range n {
-		dst = append(dst, 0)
-	}
+// appendDiff appends to dst the differences, modulo 256, of the pixels cur and prev.
+func appendDiff(dst []byte, prev, cur []uint8) []byte {
 	for i := range cur {
-		x := odd + i
-		sh := 4 * uint(1-x%2)
-		dst[x/2] += cur[i]<<sh - prev[i]<<sh
+		dst = append(dst, cur[i]-prev[i])
 	}
 	return dst
 }
 
-// markPatchCache keeps the mark's patches by size and parity, up to 8 MB.
-var markPatchCache = boundedCache[[2]int, []*patch]{max: 8 << 20}
+// markPatchCache keeps the mark's patches by size, up to 8 MB.
+var markPatchCache = boundedCache[int, []*patch]{max: 8 << 20}
 
-// markPatchesOf returns the mark of px pixels as patches, its first pixel the second of its
-// byte when odd: entry i (0 to px) turns row i−1 of the mark into row i, where rows −1 and px
-// are the background; emptyPatch when the two are the same. A patch's anchor is the byte of the mark's
-// first pixel.
-func markPatchesOf(px, odd int) []*patch {
-	return markPatchCache.get([2]int{px, odd}, func(key [2]int) ([]*patch, int) {
+// markPatchesOf returns the mark of px pixels as patches: entry i (0 to px) turns row i−1 of the
+// mark into row i, where rows −1 and px are the background; emptyPatch when the two are the
+// same. A patch's anchor is the mark's first pixel.
+func markPatchesOf(px int) []*patch {
+	return markPatchCache.get(px, func(px int) ([]*patch, int) {
 		raster := bananaRaster(px)
 		patches := make([]*patch, px+1)
 		prev, cur := make([]uint8, px), make([]uint8, px)
@@ -163,7 +187,7 @@ func markPatchesOf(px, odd int) []*patch {
 					}
 				}
 			}
-			diff = packedDiff(diff[:0], prev, cur, odd)
+			diff = appendDiff(diff[:0], prev, cur)
 			prev, cur = cur, prev
 			first, last := 0, len(diff)
 			for first < last && diff[first] == 0 {
@@ -182,81 +206,59 @@ func markPatchesOf(px, odd int) []*patch {
 	})
 }
 
-// patchRow is the patchedRows row function of depth 4 (see patchedRows).
-func (r *rasterizer) patchRow(y int, dst []byte) (places []placement, drawn bool) {
+// patchRow is the patchedRows row function of depth 8 (see patchedRows).
+func (r *rasterizer) patchRow(y int) []placement {
 	l := &r.l
 	k := l.module
 	sy := y - l.origin
-	if sy < 0 || sy >= l.n*k { // the quiet zone and the remainder: background
-		if y > 0 && sy != l.n*k {
-			return nil, false
+	places := r.places[:0]
+	var markPlace placement // the mark's change in this row; entry 0 for none
+	if i := y - r.markAt; r.mark != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != emptyPatch {
+		markPlace = placement{anchor: int32(r.markAt), patch: uint16(r.markFirst + i)}
+	}
+	add := func(anchor int32, e uint16) {
+		if markPlace.patch != 0 && anchor > markPlace.anchor {
+			places = append(places, markPlace)
+			markPlace.patch = 0
 		}
-		clear(dst)
-		return nil, true
+		places = append(places, placement{anchor: anchor, patch: e})
 	}
-	my, dy := sy/k, sy%k
-	if dy == 0 {
-		r.moduleRow(my)
-		r.drawRow(y, dst)
-		return nil, true
-	}
-	places = r.places[:0]
-	markRow := r.mark != nil && y >= r.markAt && y <= r.markAt+r.markSide
-	var markPlace placement
-	if markRow {
-		i := y - r.markAt
-		if r.markPatches[i] == emptyPatch {
-			markRow = false
-		}
-		markPlace = placement{anchor: int32(r.markAt / 2), patch: uint16(r.markFirst + i)}
-	}
-	if c := r.corners; c != nil {
+	switch my, dy := sy/k, sy%k; {
+	case sy < 0 || sy > l.n*k: // the quiet zone and the remainder
+	case dy == 0: // the first row of a module row, or the first below the symbol
+		r.enterRow(my, add)
+	default:
+		p := r.patches
 		cells := r.cells
 		switch {
-		case dy < k-c.side:
+		case dy < k-p.side:
 			cells = r.top
-		case dy > c.side:
+		case dy > p.side:
 			cells = r.bottom
 		}
 		for _, m := range cells {
-			e := c.patch(m.odd, dy, m.corners)
-			if e == 0 {
-				continue
+			if e := p.withinPatch(dy, m.corners); e != 0 {
+				add(m.anchor, e)
 			}
-			if markRow && m.anchor > markPlace.anchor {
-				places, markRow = append(places, markPlace), false
-			}
-			places = append(places, placement{anchor: m.anchor, patch: e})
 		}
 	}
-	if markRow {
+	if markPlace.patch != 0 {
 		places = append(places, markPlace)
 	}
 	r.places = places
-	return places, false
+	return places
 }
 
-// moduleRow draws module row my with square corners into r.base, and lists its cells with
-// rounded corners.
-func (r *rasterizer) moduleRow(my int) {
-	clear(r.base)
+// enterRow places the changes from the last pixel row of module row my−1 to the first of module
+// row my (either may be outside the symbol: light), and lists the cells of module row my.
+func (r *rasterizer) enterRow(my int, add func(anchor int32, e uint16)) {
 	k, x0 := r.l.module, r.l.origin
 	g := &r.g
-	r.runs = appendRuns(r.runs[:0], g.rowBits(my), my)
-	for _, run := range r.runs {
-		setNibbles(r.base, x0+run.x0*k, x0+run.x1*k, paletteForeground)
-	}
-	r.cells, r.top, r.bottom = r.cells[:0], r.top[:0], r.bottom[:0]
-	if r.corners == nil {
-		return
-	}
-	cur := g.rowBits(my)
-	var up, down []uint64
-	if my > 0 {
-		up = g.rowBits(my - 1)
-	}
-	if my+1 < g.n {
-		down = g.rowBits(my + 1)
+	row := func(y int) []uint64 {
+		if y < 0 || y >= g.n {
+			return nil
+		}
+		return g.rowBits(y)
 	}
 	word := func(row []uint64, w int) uint64 {
 		if w < 0 || w >= len(row) {
@@ -264,17 +266,33 @@ func (r *rasterizer) moduleRow(my int) {
 		}
 		return row[w]
 	}
-	for w := range cur {
-		c := cur[w]
-		left := c<<1 | word(cur, w-1)>>63  // bit x: module x−1
-		right := c>>1 | word(cur, w+1)<<63 // bit x: module x+1
-		u, d := word(up, w), word(down, w)
-		tl, tr, bl, br := c&^left&^u, c&^right&^u, c&^left&^d, c&^right&^d
-		for rounded := tl | tr | bl | br; rounded != 0; rounded &= rounded - 1 {
-			b := bits.TrailingZeros64(rounded)
+	up, cur, down := row(my-1), row(my), row(my+1)
+	rounded := r.patches.side > 0
+	r.cells, r.top, r.bottom = r.cells[:0], r.top[:0], r.bottom[:0]
+	for w := range g.words {
+		c, u, d := word(cur, w), word(up, w), word(down, w)
+		var tl, tr, bl, br, ubl, ubr uint64 // rounded corners: of module row my, and bottom ones of my−1
+		if rounded {
+			left := c<<1 | word(cur, w-1)>>63  // bit x: module x−1
+			right := c>>1 | word(cur, w+1)<<63 // bit x: module x+1
+			tl, tr, bl, br = c&^left&^u, c&^right&^u, c&^left&^d, c&^right&^d
+			uleft := u<<1 | word(up, w-1)>>63
+			uright := u>>1 | word(up, w+1)<<63
+			ubl, ubr = u&^uleft&^c, u&^uright&^c
+		}
+		for change := c ^ u | tl | tr | ubl | ubr; change != 0; change &= change - 1 {
+			b := uint(bits.TrailingZeros64(change))
+			above, below := u>>b&1*(1+ubl>>b&1+ubr>>b&1<<1), c>>b&1*(1+tl>>b&1+tr>>b&1<<1)
+			x := x0 + (64*w+int(b))*k
+			if e := r.patches.enterPatch(above, below); e != 0 {
+				add(int32(x), e)
+			}
+		}
+		for corners := tl | tr | bl | br; corners != 0; corners &= corners - 1 {
+			b := bits.TrailingZeros64(corners)
 			set := uint8(tl>>b&1 | tr>>b&1<<1 | bl>>b&1<<2 | br>>b&1<<3)
 			x := x0 + (64*w+b)*k
-			m := cell{anchor: int32(x / 2), odd: uint8(x % 2), corners: set}
+			m := cell{anchor: int32(x), corners: set}
 			r.cells = append(r.cells, m)
 			if set&(cornerTL|cornerTR) != 0 {
 				r.top = append(r.top, m)
@@ -283,34 +301,5 @@ func (r *rasterizer) moduleRow(my int) {
 				r.bottom = append(r.bottom, m)
 			}
 		}
-	}
-}
-
-// drawRow draws pixel row y, the first of the current module row, into dst: the square modules,
-// their rounded top corners and the mark.
-func (r *rasterizer) drawRow(y int, dst []byte) {
-	copy(dst, r.base)
-	if c := r.corners; c != nil {
-		for _, m := range r.top {
-			if e := c.patch(m.odd, 0, m.corners); e != 0 {
-				c.list[e].addTo(dst, int(m.anchor))
-			}
-		}
-	}
-	if r.mark != nil && y >= r.markAt && y < r.markAt+r.markSide {
-		row := r.mark[(y-r.markAt)*r.markSide : (y-r.markAt+1)*r.markSide]
-		for i, level := range row {
-			if level != 0 {
-				setNibble(dst, r.markAt+i, paletteMark+level)
-			}
-		}
-	}
-}
-
-// addTo adds p, placed at anchor, to the packed row dst.
-func (p *patch) addTo(dst []byte, anchor int) {
-	at := dst[anchor+p.offset:]
-	for i, d := range p.data {
-		at[i] += d
 	}
 }
