@@ -10,7 +10,7 @@ import (
 	"github.com/bananaqr/bananaqr/qr"
 )
 
-// rtPixel is the reference drawing of a 4-bit image, one pixel at a time and written apart from
+// rtPixel is the reference drawing of an 8-bit image (rounded corners, the mark), one pixel at a time and written apart from
 // the rasteriser: the palette entry of pixel (x, y) of symbol s laid out by l with options o.
 // A dark module's corner is rounded when both its neighbours along the corner's edges are light:
 // the pixel's coverage by a quarter disc of radius k/2 at the corner, sampled 4×4 and rounded to
@@ -65,8 +65,8 @@ func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	return paletteForeground
 }
 
-// TestPNGPixels checks every pixel of 4-bit PNGs against rtPixel, with module sizes and
-// offsets odd and even (a module's first pixel in either half of a byte).
+// TestPNGPixels checks every pixel of 8-bit PNGs against rtPixel, with module sizes and
+// offsets odd and even.
 func TestPNGPixels(t *testing.T) {
 	for _, c := range []struct {
 		text         string
