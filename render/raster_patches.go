@@ -27,15 +27,18 @@ type cell struct {
 	corners uint8 // its rounded corners
 }
 
-// modulePatches are the patches of modules of k pixels, a byte a pixel. Within a dark module, row dy (1 to k−1) changes from row dy−1 only by
-// its rounded corners' curves: the top ones in rows 0 to side−1, the bottom ones in rows k−side
-// to k−1. A module's first row changes from the last row of the module above by what each is:
-// light, or dark with its rounded corners on that side.
+// modulePatches are the patches of modules of k pixels, a byte a pixel. Within a dark module,
+// row dy (1 to k−1) changes from row dy−1 only by its rounded corners' curves: the top ones in
+// rows 0 to side−1, the bottom ones in rows k−side to k−1. A module's first row changes from the
+// last row of the module above by what each is: light, or dark with its rounded corners on the
+// side they share.
 type modulePatches struct {
 	k, side int      // side is 0 for square modules
 	list    []*patch // the distinct patches; list[0] is emptyPatch
 	within  []uint16 // [dy][corners] → entry of list; 0 when the row does not change
-	enter   []uint16 // [above][below] → entry: above and below are 0 for light, else 1 + the corners on the facing side (bottom corners >> 2, top corners & 3)
+	// enter is [above][below] → entry, where above and below are 0 for a light module, else 1 +
+	// its rounded corners on the shared side: bottom corners >> 2 above, top corners & 3 below.
+	enter []uint16
 }
 
 // withinPatch returns the entry of the change to row dy of a dark module with corners c.

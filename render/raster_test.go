@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/qr"
@@ -85,6 +86,8 @@ func TestPNGPixels(t *testing.T) {
 		{renderTexts[0], qr.H, 1021, 2, Square, Banana},
 		{renderTexts[1], qr.H, 2048, 4, Rounded, Banana},
 		{renderTexts[1], qr.M, 2047, 16, Rounded, NoLogo},
+		{"A", qr.H, 2048, 0, Rounded, Banana},                            // the largest modules, 97 pixels
+		{strings.Repeat("banana ", 150), qr.H, 2048, 4, Rounded, Banana}, // the largest mark
 	} {
 		name := fmt.Sprintf("%d bytes %v %d px margin %d corners %d logo %d", len(c.text), c.level, c.size, c.margin, c.corners, c.logo)
 		t.Run(name, func(t *testing.T) {
