@@ -98,41 +98,23 @@ func (z *zlibWriter) usePatches(table []*patch, head *patch) {
 // places, which come in order and do not overlap. The zeros at the end wait for the next row's
 // head, to share its token.
 func (z *zlibWriter) patchRow(places []placement) {
-	z.addRepeats()
-	if z.pendLen > 0 {
-		z.flushMatch()
-	}
-	if z.ntok+2*len(places)+2 > blockTokens { // room for a token or two a patch (long gaps)
+	n := z.rowLen
+	if z.ntok+len(places)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
 		z.writeBlock(false)
 	}
-	n := z.rowLen
-	info, uses, gapUses, toks, ntok := z.patchInfo, z.patchUses, &z.gapUses, &z.tokens, z.ntok
-	add := func(gap int, i uint16) {
-		for gap > maxPatchGap { // zeros alone, a token of them at a time
-			gapUses[maxPatchGap]++
-			uses[0]++
-			toks[ntok] = patchSym | maxPatchGap<<patchGapBits
-			ntok++
-			gap -= maxPatchGap
-		}
-		gapUses[gap]++
-		uses[i]++
-		toks[ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
-		ntok++
-	}
+	info := z.patchInfo
 	h := &info[z.headEntry]
-	add(z.zeros, z.headEntry)
+	z.addPatch(z.zeros, z.headEntry)
 	at := int(h.len)
 	s, w := uint64(h.s), uint64(h.w)+uint64(n-at)*uint64(h.s)
 	for _, pl := range places {
 		p := &info[pl.patch]
 		start := 1 + int(pl.anchor) + int(p.offset)
-		add(start-at, pl.patch)
+		z.addPatch(start-at, pl.patch)
 		at = start + int(p.len)
 		s += uint64(p.s)
 		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
 	}
-	z.ntok = ntok
 	z.zeros = n - at
 	z.addRowSums(n, uint32(s%adlerMod), uint32(w%adlerMod))
 }
@@ -140,6 +122,9 @@ func (z *zlibWriter) patchRow(places []placement) {
 // flushZeros adds the zeros that end the last patched row, if they are still waiting.
 func (z *zlibWriter) flushZeros() {
 	if z.zeros > 0 {
+		if z.ntok+1+z.zeros/maxPatchGap > blockTokens {
+			z.writeBlock(false)
+		}
 		z.addPatch(z.zeros, 0)
 		z.zeros = 0
 	}
@@ -151,19 +136,20 @@ type patchInfo struct {
 	s, w        uint32
 }
 
-// addPatch adds the token of gap zeros followed by patch i of the table, after the pending match
-// if any.
+// addPatch adds the token of gap zeros followed by patch i of the table, and of the zeros before
+// them that one token cannot hold; there must be room for the tokens in the block.
 func (z *zlibWriter) addPatch(gap int, i uint16) {
-	for gap > maxPatchGap { // zeros alone, a token of them at a time
-		z.addPatch(maxPatchGap, 0)
+	for gap > maxPatchGap {
+		z.gapUses[maxPatchGap]++
+		z.patchUses[0]++
+		z.tokens[z.ntok] = patchSym | maxPatchGap<<patchGapBits
+		z.ntok++
 		gap -= maxPatchGap
-	}
-	if gap == 0 && i == 0 {
-		return
 	}
 	z.gapUses[gap]++
 	z.patchUses[i]++
-	z.addToken(patchSym | token(i)<<9 | token(gap)<<patchGapBits)
+	z.tokens[z.ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
+	z.ntok++
 }
 
 // appendGapTokens appends the tokens of gap zeros: a literal 0 and a match at distance 1 of the
