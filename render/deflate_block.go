@@ -131,6 +131,8 @@ func (z *zlibWriter) writeTokens(lit, dist *huffCode) {
 	var code uint64
 	var n uint
 	for _, t := range z.tokens[:z.ntok] {
+		var v uint64 // the token's bits, and their number
+		var m uint
 		if t&511 == patchSym {
 			g, i := t>>patchGapBits, t>>9&(maxPatches-1)
 			gl, pl := uint(z.gapLen[g]), uint(z.patchLen[i])
@@ -141,29 +143,22 @@ func (z *zlibWriter) writeTokens(lit, dist *huffCode) {
 				acc, nacc, dst = z.bw.acc, z.bw.n, z.bw.dst
 				continue
 			}
-			v, m := z.gapCode[g]|z.patchCode[i]<<gl, gl+pl
-			acc |= v << nacc
-			if nacc+m < 64 {
-				nacc += m
-				continue
+			v, m = z.gapCode[g]|z.patchCode[i]<<gl, gl+pl
+		} else {
+			if t != last {
+				last = t
+				code, n = tokenBits(t, lit, dist)
 			}
-			dst = binary.LittleEndian.AppendUint64(dst, acc)
-			acc = v >> (64 - nacc)
-			nacc += m - 64
-			continue
+			v, m = code, n
 		}
-		if t != last {
-			last = t
-			code, n = tokenBits(t, lit, dist)
-		}
-		acc |= code << nacc
-		if nacc+n < 64 {
-			nacc += n
+		acc |= v << nacc
+		if nacc+m < 64 {
+			nacc += m
 			continue
 		}
 		dst = binary.LittleEndian.AppendUint64(dst, acc)
-		acc = code >> (64 - nacc)
-		nacc += n - 64
+		acc = v >> (64 - nacc)
+		nacc += m - 64
 	}
 	z.bw = bitWriter{dst, acc, nacc}
 	z.bw.put(uint64(lit.codes[endOfBlock]), uint(lit.lens[endOfBlock]))

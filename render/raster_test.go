@@ -66,6 +66,41 @@ func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	return paletteForeground
 }
 
+// rtCheck draws s as PNG with options o and compares every pixel with rtPixel; it reports the
+// first few differences and fails the test if there are any.
+func rtCheck(t *testing.T, s *qr.Symbol, o Options) {
+	t.Helper()
+	file, err := PNG(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := img.(*image.Paletted)
+	if !ok || len(p.Palette) != 16 {
+		t.Fatalf("decoded %T, want a paletted image of 16 colours", img)
+	}
+	if p.Palette[paletteBackground] != o.Background || p.Palette[paletteForeground] != o.Foreground {
+		t.Fatalf("palette starts %v, %v", p.Palette[0], p.Palette[1])
+	}
+	l, _ := prepare(s, &o)
+	bad := 0
+	for y := range o.Size {
+		for x := range o.Size {
+			if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
+				if bad++; bad <= 5 {
+					t.Errorf("%d px, module %d px at %d: pixel (%d, %d) is entry %d, want %d", o.Size, l.module, l.origin, x, y, got, want)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d pixels differ", bad)
+	}
+}
+
 // TestPNGPixels checks every pixel of 8-bit PNGs against rtPixel, with module sizes and
 // offsets odd and even.
 func TestPNGPixels(t *testing.T) {
@@ -97,35 +132,7 @@ func TestPNGPixels(t *testing.T) {
 			}
 			o := Defaults()
 			o.Size, o.Margin, o.Corners, o.Logo = c.size, c.margin, c.corners, c.logo
-			file, err := PNG(s, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, ok := img.(*image.Paletted)
-			if !ok || len(p.Palette) != 16 {
-				t.Fatalf("decoded %T, want a paletted image of 16 colours", img)
-			}
-			if p.Palette[paletteBackground] != o.Background || p.Palette[paletteForeground] != o.Foreground {
-				t.Fatalf("palette starts %v, %v", p.Palette[0], p.Palette[1])
-			}
-			l, _ := prepare(s, &o)
-			bad := 0
-			for y := range c.size {
-				for x := range c.size {
-					if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
-						if bad++; bad <= 5 {
-							t.Errorf("pixel (%d, %d): entry %d, want %d", x, y, got, want)
-						}
-					}
-				}
-			}
-			if bad > 0 {
-				t.Fatalf("%d pixels differ (module %d px at %d)", bad, l.module, l.origin)
-			}
+			rtCheck(t, s, o)
 		})
 	}
 }
@@ -154,24 +161,7 @@ func TestPNGPixelsSizes(t *testing.T) {
 		for _, size := range sizes {
 			o := Defaults()
 			o.Size, o.Corners, o.Logo = size, Rounded, c.logo
-			file, err := PNG(s, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := img.(*image.Paletted)
-			l, _ := prepare(s, &o)
-			for y := range size {
-				for x := range size {
-					if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
-						t.Fatalf("%d bytes, %d px (module %d at %d), logo %d: pixel (%d, %d) is entry %d, want %d",
-							len(c.text), size, l.module, l.origin, c.logo, x, y, got, want)
-					}
-				}
-			}
+			rtCheck(t, s, o)
 		}
 	}
 }
