@@ -60,10 +60,9 @@ type rasterizer struct {
 	table   []*patch       // the patches of the image: the modules', then the mark's
 	places  []placement    // scratch: a row's patches
 
-	mark        []uint8  // the logo's levels, markSide×markSide, or nil
-	markSide    int      //
-	markAt      int      // the logo's first pixel, down and across
-	markPatches []*patch // the mark's rows as patches (see markPatchesOf)
+	markPatches []*patch // the mark's rows as patches (see markPatchesOf), or nil for no logo
+	markSide    int      // the mark's side in pixels
+	markAt      int      // its first pixel, down and across
 	markFirst   int      // the table entry of markPatches[0]
 	rows        patchedRows
 }
@@ -89,12 +88,11 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	}
 	r.patches = modulePatchesOf(l.module, o.Corners == Rounded)
 	r.table = append(r.table[:0], r.patches.list...)
-	r.mark = nil
+	r.markPatches = nil
 	if l.pad.side > 0 {
 		k := l.module
 		r.markSide = (l.pad.side - 2*logoInset) * k
 		r.markAt = l.origin + (2*l.pad.first+2*logoInset)*k/2
-		r.mark = bananaRaster(r.markSide)
 		r.markPatches = markPatchesOf(r.markSide)
 		r.markFirst = len(r.table)
 		r.table = append(r.table, r.markPatches...)

@@ -216,7 +216,7 @@ func (r *rasterizer) patchRow(y int) []placement {
 	sy := y - l.origin
 	places := r.places[:0]
 	var markPlace placement // the mark's change in this row; entry 0 for none
-	if i := y - r.markAt; r.mark != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != emptyPatch {
+	if i := y - r.markAt; r.markPatches != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != emptyPatch {
 		markPlace = placement{anchor: int32(r.markAt), patch: uint16(r.markFirst + i)}
 	}
 	add := func(anchor int32, e uint16) {
