@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
 // bananaTestSizes are the raster sizes most tests look at.
@@ -479,15 +481,12 @@ func TestBananaRasterMatchesSVG(t *testing.T) {
 // TestBananaRsvg renders the SVG form with rsvg-convert, when it is installed, and compares
 // it with the raster on the same background.
 func TestBananaRsvg(t *testing.T) {
-	rsvg, err := exec.LookPath("rsvg-convert")
-	if err != nil {
-		t.Skip("rsvg-convert is not installed (apt-get install librsvg2-bin)")
-	}
+	qrtest.NeedTools(t, "rsvg-convert")
 	const px = 256
 	bg := bananaTestBgs["mint"]
 	svg := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`+
 		`<rect width="%d" height="%d" fill="%s"/>%s</svg>`, px, px, px, px, bananaHex(bg), bananaSVG(0, 0, px))
-	cmd := exec.Command(rsvg, "-w", strconv.Itoa(px), "-h", strconv.Itoa(px))
+	cmd := exec.Command("rsvg-convert", "-w", strconv.Itoa(px), "-h", strconv.Itoa(px))
 	cmd.Stdin = strings.NewReader(svg)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
 )
 
@@ -674,10 +675,7 @@ func TestPNGChunks(t *testing.T) {
 }
 
 func TestPNGCheck(t *testing.T) {
-	path, err := exec.LookPath("pngcheck")
-	if err != nil {
-		t.Skip("pngcheck is not installed (Debian: apt-get install pngcheck)")
-	}
+	qrtest.NeedTools(t, "pngcheck")
 	r := rand.New(rand.NewPCG(29, 30))
 	images := []*pngImage{ptURLImage(t).png(), ptV38Image(t).png(), ptRoundedImage(t).png(),
 		ptNewNoise(r, 1, 1, 1, 2, 0).png(), ptNewNoise(r, 333, 77, 8, 256, 3).png()}
@@ -690,7 +688,7 @@ func TestPNGCheck(t *testing.T) {
 		if err := os.WriteFile(file, appendPNG(nil, img), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, err := exec.Command(path, "-q", file).CombinedOutput()
+		out, err := exec.Command("pngcheck", "-q", file).CombinedOutput()
 		if err != nil || len(bytes.TrimSpace(out)) > 0 {
 			t.Errorf("pngcheck %s: %v\n%s", file, err, out)
 		}

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Decode QR codes in image files with zxing-cpp, for render's tests.
+"""Decode QR codes in image files with zxing-cpp, for the tests (see external.go).
 
 Usage: zxing_decode.py FILE...   (Debian: python3-zxing-cpp, python3-pil)
-Prints one JSON object per file: {"file": ..., "text": ... or null, "error": ... or null}.
+Prints one JSON object per file: {"file": ..., "text": ... or null, "symbology": ... or null,
+"error": ... or null}; symbology is the symbology identifier, "]Q2" when the symbol has an ECI.
 """
 import json
 import sys
@@ -12,20 +13,21 @@ from PIL import Image
 
 
 def decode(path):
-    """Return the text of the QR code in the image at path, or raise."""
+    """Return the QR code in the image at path, or raise."""
     with Image.open(path) as img:
         result = zxingcpp.read_barcode(img.convert("L"), formats=zxingcpp.BarcodeFormat.QRCode)
     if result is None or not result.valid:
         raise ValueError("no QR code found")
-    return result.text
+    return result
 
 
 def main():
     for path in sys.argv[1:]:
         try:
-            out = {"file": path, "text": decode(path), "error": None}
+            result = decode(path)
+            out = {"file": path, "text": result.text, "symbology": result.symbology_identifier, "error": None}
         except Exception as e:  # report every failure per file
-            out = {"file": path, "text": None, "error": str(e)}
+            out = {"file": path, "text": None, "symbology": None, "error": str(e)}
         print(json.dumps(out))
 
 

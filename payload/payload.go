@@ -1,0 +1,216 @@
+// Package payload builds the text a QR Code carries from a request: raw data, or a structured
+// value (a URL, Wi-Fi credentials, a contact card, an e-mail, a text message or plain text)
+// whose standard format it writes and escapes the way scanners read it. It validates the
+// request and says whether the payload is private (never to be echoed).
+//
+// The formats, and the readers' behaviour behind each choice, are described in the project's
+// design notes (design/payloads.md): the URL rule of RFC 3986 with IDNA (UTS #46) hosts, the
+// WIFI: format of ZXing and Android, vCard 3.0 (RFC 2426), mailto: (RFC 6068) and SMSTO:.
+package payload
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Type is the kind of a payload.
+type Type string
+
+// The payload types.
+const (
+	URL   Type = "url"
+	WiFi  Type = "wifi"
+	VCard Type = "vcard"
+	Email Type = "email"
+	SMS   Type = "sms"
+	Text  Type = "text"
+)
+
+// Types lists the payload types in the order the API documents them.
+var Types = []Type{URL, WiFi, VCard, Email, SMS, Text}
+
+// typeList is Types for hints.
+const typeList = "url, wifi, vcard, email, sms or text"
+
+// Private reports whether payloads of type t hold what must not be echoed: credentials, contact
+// details, addresses and messages. Only url and text are public.
+func (t Type) Private() bool { return t != URL && t != Text }
+
+// MaxLen is the most characters (Unicode code points) that data, text and a generated payload
+// may have.
+const MaxLen = 2048
+
+// Request is the payload part of a QR request: raw Data, or a Type and the fields of that type.
+// Fields of other types are not read. An empty string is an absent field. The alias fields are
+// the older reference's names; when a field and its alias are both given they must agree.
+type Request struct {
+	Data string // the payload as it is; when set, the type's fields are neither needed nor read
+	Type Type   // the type; when empty, url or text as the URL or Text field is set, else from Data
+
+	URL  string // url: the address; vcard: alias of Website
+	Text string // text
+
+	SSID       string // wifi: the network name
+	Password   string // wifi
+	Security   string // wifi: WPA (WPA, WPA2, WPA3), WEP or nopass; WPA when empty
+	Encryption string // wifi: alias of Security
+	Hidden     bool   // wifi: the network does not broadcast its name
+
+	Name         string // vcard: the display name
+	FirstName    string // vcard: alias, with LastName, for the name
+	LastName     string // vcard
+	Organization string // vcard
+	JobTitle     string // vcard
+	Title        string // vcard: alias of JobTitle
+	Phone        string // vcard: a phone number; sms: the number to text
+	Email        string // vcard: an e-mail address; email: alias of To
+	Website      string // vcard
+
+	To      string // email: the recipient's address
+	Subject string // email
+	Message string // email: the body; sms: the text
+	Body    string // email: alias of Message
+}
+
+// Payload is what a QR Code carries, and what the service may say about it.
+type Payload struct {
+	Text     string // the payload, UTF-8
+	Type     Type
+	Private  bool      // never echo Text (nor put it in URLs, headers or logs)
+	Warnings []Warning // things some readers mishandle; the payload is still valid
+}
+
+// Build makes the payload of r, or returns an *Error that names the field at fault.
+//
+// Raw data is taken as it is (only control characters other than tab, line feed and carriage
+// return are refused); its type is r.Type if given, else the one its content shows (see Infer).
+// A payload is private when its type is, and also when its content shows a private type whatever
+// the type given: a Wi-Fi password sent as "text" is still a Wi-Fi password.
+func Build(r *Request) (Payload, error) {
+	var p Payload
+	var err error
+	t := r.Type
+	switch {
+	case r.Data != "":
+		if err = checkText("data", r.Data); err != nil {
+			return Payload{}, err
+		}
+		if t == "" {
+			t = Infer(r.Data)
+		}
+		p = Payload{Text: r.Data}
+	case t == "" && r.URL != "" && r.Text != "":
+		return Payload{}, fail(CodeConflictingFields, "type", "Set type to url or text.",
+			"both url and text are given without a type")
+	case t == "" && r.URL != "":
+		t = URL
+	case t == "" && r.Text != "":
+		t = Text
+	case t == "":
+		return Payload{}, fail(CodeMissingPayload, "type", "Send data with the payload as it is, or type ("+typeList+") with its fields.",
+			"the request has neither data nor type")
+	}
+	if !t.valid() {
+		return Payload{}, fail(CodeInvalidType, "type", "Use one of "+typeList+" (lower case).",
+			"type %q is not a payload type", t)
+	}
+	if r.Data == "" {
+		switch t {
+		case URL:
+			p.Text, err = buildURL(r)
+		case WiFi:
+			p.Text, p.Warnings, err = buildWiFi(r)
+		case VCard:
+			p.Text, err = buildVCard(r)
+		case Email:
+			p.Text, err = buildEmail(r)
+		case SMS:
+			p.Text, err = buildSMS(r)
+		case Text:
+			p.Text, err = buildText(r)
+		}
+		if err != nil {
+			return Payload{}, err
+		}
+	}
+	if n := utf8.RuneCountInString(p.Text); n > MaxLen {
+		field := "data"
+		if r.Data == "" {
+			field = string(t)
+		}
+		return Payload{}, fail(CodePayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
+			"the payload has %d characters, more than %d", n, MaxLen)
+	}
+	p.Type = t
+	p.Private = t.Private() || Infer(p.Text).Private()
+	return p, nil
+}
+
+// valid reports whether t is one of the payload types.
+func (t Type) valid() bool {
+	for _, u := range Types {
+		if t == u {
+			return true
+		}
+	}
+	return false
+}
+
+// Infer returns the type that a payload's content shows: WIFI: is wifi, BEGIN:VCARD vcard,
+// mailto: or MATMSG: email, SMSTO: or sms: sms, http:// or https:// url, and anything else
+// text. Prefixes are matched without regard to case.
+func Infer(s string) Type {
+	for _, c := range []struct {
+		prefix string
+		t      Type
+	}{
+		{"WIFI:", WiFi}, {"BEGIN:VCARD", VCard}, {"mailto:", Email}, {"MATMSG:", Email},
+		{"SMSTO:", SMS}, {"sms:", SMS}, {"http://", URL}, {"https://", URL},
+	} {
+		if len(s) >= len(c.prefix) && strings.EqualFold(s[:len(c.prefix)], c.prefix) {
+			return c.t
+		}
+	}
+	return Text
+}
+
+// buildText returns text as it is.
+func buildText(r *Request) (string, error) {
+	if r.Text == "" {
+		return "", missing("text", "the text to encode")
+	}
+	return r.Text, checkText("text", r.Text)
+}
+
+// missing returns the error of a required field that is absent.
+func missing(field, what string) *Error {
+	return fail(CodeMissingField, field, "Add "+field+": "+what+".", "%s is required", field)
+}
+
+// checkText refuses invalid UTF-8 and the control characters (C0) other than tab, line feed and
+// carriage return in a text value.
+func checkText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return fail(CodeInvalidText, field, "Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
+	}
+	for _, c := range []byte(s) {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			return fail(CodeInvalidText, field, "Remove control characters from "+field+"; tab, line feed and carriage return are allowed.",
+				"%s holds the control character U+%04X", field, c)
+		}
+	}
+	return nil
+}
+
+// alias returns the value of a field given under its canonical name or its alias, or an error
+// when both are given and differ.
+func alias(field, value, aliasName, aliasValue string) (string, error) {
+	switch {
+	case aliasValue == "":
+		return value, nil
+	case value == "" || value == aliasValue:
+		return aliasValue, nil
+	}
+	return "", fail(CodeConflictingFields, field, "Send only "+field+" ("+aliasName+" is its older name).",
+		"%s and %s are both given and differ", field, aliasName)
+}

@@ -1,0 +1,166 @@
+package payload
+
+import (
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// buildURL returns the url field as a URL (see NormalizeURL).
+func buildURL(r *Request) (string, error) {
+	if strings.TrimSpace(r.URL) == "" {
+		return "", missing("url", "the address to open, such as https://example.com")
+	}
+	return NormalizeURL("url", r.URL)
+}
+
+// deniedSchemes run code or reach local data when a scanner opens them.
+var deniedSchemes = map[string]bool{
+	"javascript": true, "data": true, "vbscript": true, "file": true, "blob": true,
+	"about": true, "filesystem": true,
+}
+
+// hostProfile converts host names to IDNA A-labels: UTS #46 mapping, non-transitional (ß and ς
+// stay themselves), then Punycode. Underscores and other ASCII outside the letter-digit-hyphen
+// rule are let through, as browsers do.
+var hostProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false), idna.BidiRule())
+
+// NormalizeURL returns s as the URL a QR Code should carry, or an INVALID_URL error for field:
+//
+//   - Spaces around it are trimmed; control characters anywhere are refused (browsers delete tabs
+//     and line feeds, so "java\tscript:" would run).
+//   - It has a scheme when it starts as RFC 3986 says (a letter, then letters, digits, + - .,
+//     then a colon), unless what precedes the colon is a host and a port ("localhost:8080").
+//     Without one, https:// is put in front ("https:" before a leading "//"). The scheme is
+//     lower-cased; javascript, data, vbscript, file, blob, about and filesystem are refused.
+//   - http and https URLs need a host and may not carry user information
+//     ("https://bank.com@evil.example"). The host becomes IDNA A-labels in lower case; the
+//     path, query and fragment get every character outside RFC 3986's unreserved and reserved
+//     sets percent-encoded as UTF-8, and a % that starts no escape becomes %25. Nothing else
+//     changes: no trailing slash, no dot segments resolved, no default port dropped.
+//   - Other schemes (app links, tel:, geo:) pass unchanged but for the scheme's case.
+func NormalizeURL(field, s string) (string, error) {
+	bad := func(hint, format string, args ...any) (string, error) {
+		return "", fail(CodeInvalidURL, field, hint, format, args...)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return bad("Give an address such as https://example.com.", "%s is empty", field)
+	}
+	for _, c := range []byte(s) {
+		if c < 0x20 || c == 0x7f {
+			return bad("Remove the control characters (tabs, line breaks) from "+field+".",
+				"%s holds a control character", field)
+		}
+	}
+	scheme, rest, ok := splitScheme(s)
+	if !ok {
+		if strings.HasPrefix(s, "//") {
+			s = "https:" + s
+		} else {
+			s = "https://" + s
+		}
+		scheme, rest, _ = splitScheme(s)
+	}
+	scheme = strings.ToLower(scheme)
+	if deniedSchemes[scheme] {
+		return bad("Use an http(s) address, or another scheme than "+scheme+":.",
+			"%s uses the %s: scheme, which is refused", field, scheme)
+	}
+	if scheme != "http" && scheme != "https" {
+		return scheme + ":" + rest, nil
+	}
+	if !strings.HasPrefix(rest, "//") {
+		return bad("Write the address as "+scheme+"://host/path.", "%s has no host", field)
+	}
+	authority, tail := rest[2:], ""
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority, tail = authority[:i], authority[i:]
+	}
+	if strings.Contains(authority, "@") {
+		return bad("Remove the user name before @ from the address: scanners show such links as a warning.",
+			"%s holds user information (before @), which disguises the real host", field)
+	}
+	host, port := splitPort(authority)
+	if host == "" {
+		return bad("Write the address as "+scheme+"://host/path.", "%s has no host", field)
+	}
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return bad("Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
+		}
+	}
+	if !strings.HasPrefix(host, "[") { // an IPv6 literal stays as it is
+		a, err := hostProfile.ToASCII(host)
+		if err != nil || a == "" {
+			return bad("Check the host name: it must be a valid domain name.", "%s has an invalid host name", field)
+		}
+		host = strings.ToLower(a)
+	}
+	if port != "" || strings.HasSuffix(authority, ":") {
+		host += ":" + port
+	}
+	return scheme + "://" + host + escapeURI(tail), nil
+}
+
+// splitScheme splits s at the colon after its scheme (RFC 3986 3.1); ok is false when s has none,
+// or when what looks like one is a host and a port ("localhost:8080", "example.com:8443/x").
+func splitScheme(s string) (scheme, rest string, ok bool) {
+	i := strings.IndexByte(s, ':')
+	if i < 1 || !isAlpha(s[0]) {
+		return "", s, false
+	}
+	for j := 1; j < i; j++ {
+		if c := s[j]; !isAlpha(c) && !isDigit(c) && c != '+' && c != '-' && c != '.' {
+			return "", s, false
+		}
+	}
+	digits := 0
+	for digits < len(s)-i-1 && isDigit(s[i+1+digits]) {
+		digits++
+	}
+	if end := i + 1 + digits; digits >= 1 && digits <= 5 && (end == len(s) || strings.IndexByte("/?#", s[end]) >= 0) {
+		return "", s, false // host:port
+	}
+	return s[:i], s[i+1:], true
+}
+
+// splitPort splits an authority without user information into host and port; an IPv6 literal
+// keeps its brackets.
+func splitPort(authority string) (host, port string) {
+	i := strings.LastIndexByte(authority, ':')
+	if i < 0 || strings.LastIndexByte(authority, ']') > i {
+		return authority, ""
+	}
+	return authority[:i], authority[i+1:]
+}
+
+// escapeURI percent-encodes, as UTF-8 in upper-case hex, each byte of s outside RFC 3986's
+// unreserved and reserved characters (2.2, 2.3), and each % that does not start an escape.
+func escapeURI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteByte(c)
+		case c != '%' && c < 0x80 && (isAlpha(c) || isDigit(c) || strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0):
+			b.WriteByte(c)
+		default:
+			writeEscape(&b, c)
+		}
+	}
+	return b.String()
+}
+
+// writeEscape writes c as %XX.
+func writeEscape(b *strings.Builder, c byte) {
+	const hex = "0123456789ABCDEF"
+	b.WriteByte('%')
+	b.WriteByte(hex[c>>4])
+	b.WriteByte(hex[c&15])
+}
+
+func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isHex(c byte) bool   { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
