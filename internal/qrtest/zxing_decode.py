@@ -2,8 +2,7 @@
 """Decode QR codes in image files with zxing-cpp, for the tests (see external.go).
 
 Usage: zxing_decode.py FILE...   (Debian: python3-zxing-cpp, python3-pil)
-Prints one JSON object per file: {"file": ..., "text": ... or null, "symbology": ... or null,
-"error": ... or null}; symbology is the symbology identifier, "]Q2" when the symbol has an ECI.
+Prints one JSON object per file: {"file": ..., "text": ... or null, "error": ... or null}.
 """
 import json
 import sys
@@ -24,10 +23,9 @@ def decode(path):
 def main():
     for path in sys.argv[1:]:
         try:
-            result = decode(path)
-            out = {"file": path, "text": result.text, "symbology": result.symbology_identifier, "error": None}
+            out = {"file": path, "text": decode(path).text, "error": None}
         except Exception as e:  # report every failure per file
-            out = {"file": path, "text": None, "symbology": None, "error": str(e)}
+            out = {"file": path, "text": None, "error": str(e)}
         print(json.dumps(out))
 
 
