@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bananaqr's test command: everything CI runs (.ci/run calls this after installing what the
-# tests need). Usage: ./test.sh   (FUZZTIME=1m ./test.sh fuzzes longer)
+# tests need). Usage: ./test.sh   (FUZZTIME=1m PAYLOAD_FUZZTIME=1m ./test.sh fuzzes longer)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -26,6 +26,11 @@ step "bench module: tests, and every benchmark once"
 
 step "fuzz the encoder for ${FUZZTIME:-20s}"
 go test ./qr -run '^$' -fuzz '^FuzzEncode$' -fuzztime "${FUZZTIME:-20s}" -fuzzminimizetime 5s
+
+step "fuzz each payload builder for ${PAYLOAD_FUZZTIME:-5s}"
+for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText; do
+	go test ./payload -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-5s}" -fuzzminimizetime 5s
+done
 
 step "reference vectors reproduce from segno and Nayuki's qrcodegen"
 if /usr/bin/python3 -c 'import segno, qrcodegen' 2>/dev/null; then

@@ -37,15 +37,15 @@ func buildEmail(r *Request) (string, error) {
 			"subject holds a line break")
 	}
 	at := strings.LastIndexByte(to, '@')
-	domain, err := hostProfile.ToASCII(to[at+1:])
-	if err != nil || domain == "" {
+	domain, ok := asciiHost(to[at+1:])
+	if !ok {
 		return "", fail(CodeInvalidEmail, "to", "Check the domain after @: it must be a valid domain name.",
 			"to has an invalid domain")
 	}
 	var b strings.Builder
 	b.WriteString("mailto:")
 	percentEncode(&b, to[:at], "!$'*")
-	b.WriteString("@" + strings.ToLower(domain))
+	b.WriteString("@" + domain)
 	sep := "?"
 	if r.Subject != "" {
 		b.WriteString(sep + "subject=")

@@ -134,9 +134,11 @@ func Build(r *Request) (Payload, error) {
 		}
 	}
 	if n := utf8.RuneCountInString(p.Text); n > MaxLen {
-		field := "data"
-		if r.Data == "" {
-			field = string(t)
+		field := "" // a generated payload: no one field is at fault
+		if r.Data != "" {
+			field = "data"
+		} else if t == Text {
+			field = "text"
 		}
 		return Payload{}, fail(CodePayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
 			"the payload has %d characters, more than %d", n, MaxLen)

@@ -178,7 +178,9 @@ func TestVCardRoundTrip(t *testing.T) {
 			t.Fatalf("malformed card %q", p.Text)
 		}
 		name := strings.Join(strings.Fields(req.Name), " ")
-		lf := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n"), "\r", "\n") }
+		lf := func(s string) string {
+			return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n"), "\r", "\n")
+		}
 		for _, c := range []struct{ prop, want string }{
 			{"FN", name}, {"ORG", lf(req.Organization)}, {"TITLE", lf(req.JobTitle)},
 			{"TEL", strings.TrimSpace(req.Phone)}, {"EMAIL", req.Email},

@@ -1,7 +1,9 @@
 package payload
 
 import (
+	"net/netip"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -47,6 +49,9 @@ func NormalizeURL(field, s string) (string, error) {
 	if s == "" {
 		return bad("Give an address such as https://example.com.", "%s is empty", field)
 	}
+	if !utf8.ValidString(s) {
+		return bad("Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
+	}
 	for _, c := range []byte(s) {
 		if c < 0x20 || c == 0x7f {
 			return bad("Remove the control characters (tabs, line breaks) from "+field+".",
@@ -90,17 +95,37 @@ func NormalizeURL(field, s string) (string, error) {
 			return bad("Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
 		}
 	}
-	if !strings.HasPrefix(host, "[") { // an IPv6 literal stays as it is
-		a, err := hostProfile.ToASCII(host)
-		if err != nil || a == "" {
-			return bad("Check the host name: it must be a valid domain name.", "%s has an invalid host name", field)
-		}
-		host = strings.ToLower(a)
+	if h, ok := asciiHost(host); ok {
+		host = h
+	} else {
+		return bad("Check the host name: it must be a domain name, an IPv4 address or an IPv6 address in brackets.",
+			"%s has an invalid host name", field)
 	}
 	if port != "" || strings.HasSuffix(authority, ":") {
 		host += ":" + port
 	}
 	return scheme + "://" + host + escapeURI(tail), nil
+}
+
+// asciiHost returns host in IDNA A-labels and lower case (an IPv6 address in brackets as it
+// is), and false when it is not a host name: after IDNA, letters, digits, hyphens, dots and
+// underscores only.
+func asciiHost(host string) (string, bool) {
+	if strings.HasPrefix(host, "[") {
+		inner, ok := strings.CutSuffix(host[1:], "]")
+		a, err := netip.ParseAddr(inner)
+		return host, ok && err == nil && a.Is6() && a.Zone() == ""
+	}
+	a, err := hostProfile.ToASCII(host)
+	if err != nil || a == "" {
+		return "", false
+	}
+	for i := 0; i < len(a); i++ {
+		if c := a[i]; !isAlpha(c) && !isDigit(c) && c != '-' && c != '.' && c != '_' {
+			return "", false
+		}
+	}
+	return strings.ToLower(a), true
 }
 
 // splitScheme splits s at the colon after its scheme (RFC 3986 3.1); ok is false when s has none,

@@ -9,7 +9,7 @@ import (
 
 // vectorInput holds the fields of a test vector, by their API names.
 type vectorInput struct {
-	URL, Text, SSID, Password, Security string
+	URL, Text, SSID, Password, Security  string
 	Hidden                               bool
 	Name, Organization, JobTitle, Phone  string
 	Email, Website, To, Subject, Message string

@@ -1,0 +1,151 @@
+package payload
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestErrors checks the error of each kind of bad request: its code and field, and that it has
+// a message and a hint that do not quote private values.
+func TestErrors(t *testing.T) {
+	long := strings.Repeat("é", MaxLen+1)
+	for _, c := range []struct {
+		name  string
+		req   Request
+		code  Code
+		field string
+	}{
+		{"nothing", Request{}, CodeMissingPayload, "type"},
+		{"unknown type", Request{Type: "WIFI", SSID: "x"}, CodeInvalidType, "type"},
+		{"url and text without type", Request{URL: "a.com", Text: "b"}, CodeConflictingFields, "type"},
+		{"url missing", Request{Type: URL, Text: "x"}, CodeMissingField, "url"},
+		{"url blank", Request{Type: URL, URL: "  "}, CodeMissingField, "url"},
+		{"url javascript", Request{Type: URL, URL: "javascript:alert(1)"}, CodeInvalidURL, "url"},
+		{"url userinfo", Request{Type: URL, URL: "http://user:pw@example.com/"}, CodeInvalidURL, "url"},
+		{"url no host", Request{Type: URL, URL: "https:///path"}, CodeInvalidURL, "url"},
+		{"url no slashes", Request{Type: URL, URL: "https:example.com"}, CodeInvalidURL, "url"},
+		{"url bad port", Request{Type: URL, URL: "https://example.com:80a/"}, CodeInvalidURL, "url"},
+		{"url bad host", Request{Type: URL, URL: "https://exa mple.com/"}, CodeInvalidURL, "url"},
+		{"url line feed", Request{Type: URL, URL: "https://example.com/\nx"}, CodeInvalidURL, "url"},
+		{"url DEL", Request{Type: URL, URL: "https://example.com/\x7f"}, CodeInvalidURL, "url"},
+		{"wifi no ssid", Request{Type: WiFi, Password: "hunter22"}, CodeMissingField, "ssid"},
+		{"wifi long ssid", Request{Type: WiFi, SSID: strings.Repeat("é", 17), Password: "hunter22"}, CodeInvalidSSID, "ssid"},
+		{"wifi control ssid", Request{Type: WiFi, SSID: "a\x00b", Password: "hunter22"}, CodeInvalidText, "ssid"},
+		{"wifi security case", Request{Type: WiFi, SSID: "x", Password: "hunter22", Security: "wpa"}, CodeInvalidSecurity, "security"},
+		{"wifi security alias", Request{Type: WiFi, SSID: "x", Password: "hunter22", Security: "WPA", Encryption: "WEP"}, CodeConflictingFields, "security"},
+		{"wifi no password", Request{Type: WiFi, SSID: "x"}, CodeMissingField, "password"},
+		{"wifi short password", Request{Type: WiFi, SSID: "x", Password: "secret7"}, CodeInvalidPassword, "password"},
+		{"wifi long password", Request{Type: WiFi, SSID: "x", Password: strings.Repeat("s", 64)}, CodeInvalidPassword, "password"},
+		{"wifi wep length", Request{Type: WiFi, SSID: "x", Password: "secret", Security: "WEP"}, CodeInvalidPassword, "password"},
+		{"wifi wep hex", Request{Type: WiFi, SSID: "x", Password: "0123456789abcdef012g", Security: "WEP"}, CodeInvalidPassword, "password"},
+		{"vcard no name", Request{Type: VCard, Phone: "123"}, CodeMissingField, "name"},
+		{"vcard blank name", Request{Type: VCard, Name: " \t "}, CodeMissingField, "name"},
+		{"vcard title alias", Request{Type: VCard, Name: "A", JobTitle: "x", Title: "y"}, CodeConflictingFields, "jobTitle"},
+		{"vcard url alias", Request{Type: VCard, Name: "A", Website: "a.com", URL: "b.com"}, CodeConflictingFields, "website"},
+		{"vcard bad email", Request{Type: VCard, Name: "A", Email: "anna at example.com"}, CodeInvalidEmail, "email"},
+		{"vcard bad website", Request{Type: VCard, Name: "A", Website: "javascript:x"}, CodeInvalidURL, "website"},
+		{"vcard bad url alias", Request{Type: VCard, Name: "A", URL: "data:x"}, CodeInvalidURL, "url"},
+		{"vcard control", Request{Type: VCard, Name: "A", Organization: "a\x1bb"}, CodeInvalidText, "organization"},
+		{"email no to", Request{Type: Email, Subject: "x"}, CodeMissingField, "to"},
+		{"email no at", Request{Type: Email, To: "anna.example.com"}, CodeInvalidEmail, "to"},
+		{"email no local", Request{Type: Email, To: "@mail.test"}, CodeInvalidEmail, "to"},
+		{"email no domain", Request{Type: Email, To: "bob.b@"}, CodeInvalidEmail, "to"},
+		{"email space", Request{Type: Email, To: "an na@example.com"}, CodeInvalidEmail, "to"},
+		{"email bad domain", Request{Type: Email, To: "anna@exa mple"}, CodeInvalidEmail, "to"},
+		{"email alias", Request{Type: Email, To: "a@b.com", Email: "c@d.com"}, CodeConflictingFields, "to"},
+		{"email body alias", Request{Type: Email, To: "a@b.com", Message: "x", Body: "y"}, CodeConflictingFields, "message"},
+		{"email subject lines", Request{Type: Email, To: "a@b.com", Subject: "a\r\nBcc: x@y.z"}, CodeInvalidText, "subject"},
+		{"sms no phone", Request{Type: SMS, Message: "hi"}, CodeMissingField, "phone"},
+		{"sms colon", Request{Type: SMS, Phone: "123:456"}, CodeInvalidPhone, "phone"},
+		{"sms letters", Request{Type: SMS, Phone: "+1 555 CALL"}, CodeInvalidPhone, "phone"},
+		{"sms short", Request{Type: SMS, Phone: "12"}, CodeInvalidPhone, "phone"},
+		{"sms long", Request{Type: SMS, Phone: "1234567890123456"}, CodeInvalidPhone, "phone"},
+		{"sms plus inside", Request{Type: SMS, Phone: "1+23"}, CodeInvalidPhone, "phone"},
+		{"sms control", Request{Type: SMS, Phone: "123", Message: "a\x07"}, CodeInvalidText, "message"},
+		{"text missing", Request{Type: Text}, CodeMissingField, "text"},
+		{"text NUL", Request{Type: Text, Text: "a\x00b"}, CodeInvalidText, "text"},
+		{"text bad UTF-8", Request{Type: Text, Text: "a\xffb"}, CodeInvalidText, "text"},
+		{"data control", Request{Data: "\x01"}, CodeInvalidText, "data"},
+		{"text too long", Request{Type: Text, Text: long}, CodePayloadTooLarge, "text"},
+		{"data too long", Request{Data: long}, CodePayloadTooLarge, "data"},
+		{"vcard too long", Request{Type: VCard, Name: "A", Organization: strings.Repeat("x", MaxLen)}, CodePayloadTooLarge, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Build(&c.req)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %q, %v; want an *Error", p.Text, err)
+			}
+			if e.Code != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
+				t.Fatalf("got %+v; want code %s, field %q, a message and a hint", e, c.code, c.field)
+			}
+			for _, secret := range []string{c.req.Password, c.req.SSID, c.req.To, c.req.Email, c.req.Phone, c.req.Subject} {
+				if len(secret) >= 3 && (strings.Contains(e.Message, secret) || strings.Contains(e.Hint, secret)) {
+					t.Fatalf("%+v quotes the private value %q", e, secret)
+				}
+			}
+		})
+	}
+}
+
+// TestBuild checks what the vectors leave out: aliases, inference, privacy, limits, warnings.
+func TestBuild(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		req      Request
+		want     string
+		typ      Type
+		private  bool
+		warnings int
+	}{
+		{"url inferred", Request{URL: "example.com"}, "https://example.com", URL, false, 0},
+		{"text inferred", Request{Text: " as is \r\n"}, " as is \r\n", Text, false, 0},
+		{"data inferred wifi", Request{Data: "WIFI:S:x;;"}, "WIFI:S:x;;", WiFi, true, 0},
+		{"data inferred vcard", Request{Data: "begin:vcard\r\n"}, "begin:vcard\r\n", VCard, true, 0},
+		{"data inferred email", Request{Data: "MATMSG:TO:a@b.c;;"}, "MATMSG:TO:a@b.c;;", Email, true, 0},
+		{"data inferred sms", Request{Data: "sms:+1555"}, "sms:+1555", SMS, true, 0},
+		{"data inferred url", Request{Data: "HTTPS://x.y"}, "HTTPS://x.y", URL, false, 0},
+		{"data inferred text", Request{Data: "hello"}, "hello", Text, false, 0},
+		{"data wins", Request{Data: "raw", Type: WiFi}, "raw", WiFi, true, 0},
+		{"data typed text still private", Request{Data: "WIFI:T:WPA;S:x;P:secret12;;", Type: Text}, "WIFI:T:WPA;S:x;P:secret12;;", Text, true, 0},
+		{"url holding a wifi config", Request{Type: URL, URL: "WIFI:S:x;P:y;;"}, "wifi:S:x;P:y;;", URL, true, 0},
+		{"url mailto", Request{Type: URL, URL: "MailTo:a@b.c"}, "mailto:a@b.c", URL, true, 0},
+		{"url tel", Request{Type: URL, URL: "tel:+1 555"}, "tel:+1 555", URL, false, 0},
+		{"url ipv6", Request{Type: URL, URL: "http://[::1]:8080/a b"}, "http://[::1]:8080/a%20b", URL, false, 0},
+		{"url port kept", Request{Type: URL, URL: "https://Example.com:443"}, "https://example.com:443", URL, false, 0},
+		{"url dots kept", Request{Type: URL, URL: "https://a.com/x/../y/?b=2&a=1#F"}, "https://a.com/x/../y/?b=2&a=1#F", URL, false, 0},
+		{"url ipv4", Request{Type: URL, URL: "192.168.0.1:8080"}, "https://192.168.0.1:8080", URL, false, 0},
+		{"wifi encryption alias", Request{Type: WiFi, SSID: "x", Password: "12345", Encryption: "WEP"}, "WIFI:T:WEP;S:x;P:12345;;", WiFi, true, 0},
+		{"wifi same alias", Request{Type: WiFi, SSID: "x", Password: "12345", Security: "WEP", Encryption: "WEP"}, "WIFI:T:WEP;S:x;P:12345;;", WiFi, true, 0},
+		{"wifi nopass ignores password", Request{Type: WiFi, SSID: "x", Password: "p", Security: "nopass"}, "WIFI:T:nopass;S:x;;", WiFi, true, 0},
+		{"wifi hex key", Request{Type: WiFi, SSID: "x", Password: strings.Repeat("aB", 32)}, "WIFI:T:WPA;S:x;P:" + strings.Repeat("aB", 32) + ";;", WiFi, true, 0},
+		{"wifi wep hex", Request{Type: WiFi, SSID: "x", Password: strings.Repeat("0f", 13), Security: "WEP"}, "WIFI:T:WEP;S:x;P:" + strings.Repeat("0f", 13) + ";;", WiFi, true, 0},
+		{"wifi trailing backslash", Request{Type: WiFi, SSID: `x\`, Password: "hunter22"}, `WIFI:T:WPA;S:x\\;P:hunter22;;`, WiFi, true, 1},
+		{"wifi quoted", Request{Type: WiFi, SSID: "x", Password: `"hunter22"`}, `WIFI:T:WPA;S:x;P:\"hunter22\";;`, WiFi, true, 1},
+		{"vcard first and last", Request{Type: VCard, FirstName: " Jane ", LastName: "Doe"},
+			"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nEND:VCARD\r\n", VCard, true, 0},
+		{"vcard name and aliases", Request{Type: VCard, Name: "Dr. Jane Doe", FirstName: "Jane", LastName: "Doe", Title: "CTO", URL: "example.com"},
+			"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Dr. Jane Doe\r\nTITLE:CTO\r\nURL:https://example.com\r\nEND:VCARD\r\n", VCard, true, 0},
+		{"email aliases", Request{Type: Email, Email: "a@b.com", Body: "hi there"}, "mailto:a@b.com?body=hi%20there", Email, true, 0},
+		{"email local part", Request{Type: Email, To: "a.b!$'*%&=é@B.com"}, "mailto:a.b!$'*%25%26%3D%C3%A9@b.com", Email, true, 0},
+		{"sms no message", Request{Type: SMS, Phone: "+1 555 123 4567"}, "SMSTO:+15551234567:", SMS, true, 0},
+		{"text at the limit", Request{Type: Text, Text: strings.Repeat("😀", MaxLen)}, strings.Repeat("😀", MaxLen), Text, false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Build(&c.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Text != c.want || p.Type != c.typ || p.Private != c.private || len(p.Warnings) != c.warnings {
+				t.Fatalf("got %q, %s, private %v, warnings %v; want %q, %s, private %v, %d warnings",
+					p.Text, p.Type, p.Private, p.Warnings, c.want, c.typ, c.private, c.warnings)
+			}
+			for _, w := range p.Warnings {
+				if w.Code != CodeLegacyAndroid || w.Field == "" || strings.Contains(w.Message, c.req.Password) {
+					t.Fatalf("warning %+v", w)
+				}
+			}
+		})
+	}
+}
