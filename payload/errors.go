@@ -32,6 +32,7 @@ type Error struct {
 	Hint    string
 }
 
+// Error returns the message, prefixed with the package name.
 func (e *Error) Error() string { return "payload: " + e.Message }
 
 // fail returns an *Error.
