@@ -1,6 +1,6 @@
 module github.com/bananaqr/bananaqr/bench
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bananaqr/bananaqr v0.0.0
