@@ -3,11 +3,18 @@ module github.com/bananaqr/bananaqr
 go 1.26.0
 
 require (
+	github.com/getkin/kin-openapi v0.152.0
 	github.com/makiuchi-d/gozxing v0.1.1
 	golang.org/x/net v0.62.0
 )
 
 require (
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 )

@@ -15,6 +15,13 @@ fi
 step "go vet"
 go vet ./...
 
+step "OpenAPI document: redocly lint"
+if [ -x node_modules/.bin/redocly ]; then
+	node_modules/.bin/redocly lint --format stylish api/openapi.json
+else
+	echo "SKIPPED: run npm ci first (CI does)"
+fi
+
 step "go test (main module)"
 go test -count=1 ./...
 

@@ -117,6 +117,17 @@ func newLayout(n int, o *Options) (layout, error) {
 	}, nil
 }
 
+// ModulePixels returns how many pixels a module of a symbol of n modules a side gets in an
+// image drawn with o (see Options): the largest whole number that fits the symbol and its quiet
+// zone in o.Size, or a *TooSmallError when that is fewer than 2.
+func ModulePixels(n int, o *Options) (int, error) {
+	if err := o.validate(); err != nil {
+		return 0, err
+	}
+	l, err := newLayout(n, o)
+	return l.module, err
+}
+
 // prepare validates o for s and lays s out.
 func prepare(s *qr.Symbol, o *Options) (layout, error) {
 	if err := o.validate(); err != nil {

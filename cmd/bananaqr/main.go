@@ -2,11 +2,10 @@
 //
 // Usage:
 //
+//	bananaqr serve [flags]           run the HTTP service (flags: bananaqr serve -h)
 //	bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
 //	                                 terminal or written to an SVG or PNG file (-o)
 //	bananaqr version                 print the version
-//
-// The HTTP service (bananaqr serve) is not built yet.
 package main
 
 import (
@@ -30,12 +29,13 @@ func main() {
 const usage = `bananaqr makes QR codes.
 
 Usage:
+  bananaqr serve [flags]           run the HTTP service
   bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
                                    terminal or written to an SVG or PNG file (-o)
   bananaqr version                 print the version
   bananaqr help                    print this help
 
-Run "bananaqr encode -h" for the flags of encode.
+Run "bananaqr serve -h" or "bananaqr encode -h" for their flags.
 `
 
 // run is the whole command: it parses args, reads stdin when needed, writes to stdout and
@@ -46,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
+	case "serve":
+		return serve(args[1:], stderr)
 	case "encode":
 		return encode(args[1:], stdin, stdout, stderr)
 	case "version":

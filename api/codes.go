@@ -1,0 +1,120 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// Code is a stable error identifier in UPPER_SNAKE_CASE.
+type Code = payload.Code
+
+// The codes of the API's own errors; the payload's are in package payload (see Codes for all).
+const (
+	CodeInvalidJSON      Code = "INVALID_JSON"           // the body is not one JSON object
+	CodeUnknownField     Code = "UNKNOWN_FIELD"          // a property the request does not have
+	CodeWrongType        Code = "WRONG_TYPE"             // a JSON value of the wrong type ("size": "1024")
+	CodeInvalidQuery     Code = "INVALID_QUERY"          // a query string that cannot be parsed, or a parameter given twice
+	CodeInvalidValue     Code = "INVALID_VALUE"          // a value outside its allowed set or range
+	CodeEmptyValue       Code = "EMPTY_VALUE"            // data, url or text given but empty
+	CodeInvalidColor     Code = "INVALID_COLOR"          // a colour that is not RRGGBB
+	CodeLowContrast      Code = "LOW_CONTRAST"           // colours that many readers cannot tell apart
+	CodeUsePost          Code = "USE_POST"               // a structured type asked for with GET
+	CodeNotEncodable     Code = "NOT_ENCODABLE"          // valid, but no QR Code or image can hold it
+	CodeBodyTooLarge     Code = "BODY_TOO_LARGE"         // a request body over MaxBody
+	CodeUnsupportedMedia Code = "UNSUPPORTED_MEDIA_TYPE" // a POST body that is not application/json
+	CodeRateLimited      Code = "RATE_LIMITED"           // over the budget of codes a minute
+	CodeNotFound         Code = "NOT_FOUND"              // no such path
+	CodeMethodNotAllowed Code = "METHOD_NOT_ALLOWED"     // the path does not take the method
+	CodeOverloaded       Code = "OVERLOADED"             // too many requests waiting to be served
+	CodeInternal         Code = "INTERNAL_ERROR"         // a fault of the service
+)
+
+// CodeInfo describes an error code: the HTTP status that carries it and what it means.
+type CodeInfo struct {
+	Code        Code
+	Status      int
+	Description string
+}
+
+// Codes lists every error code the service sends, the payload's included, in the order the
+// README and the OpenAPI document show them.
+var Codes = []CodeInfo{
+	{CodeInvalidJSON, http.StatusBadRequest, "The body is not one JSON object."},
+	{CodeUnknownField, http.StatusBadRequest, "The body has a property the request does not define."},
+	{CodeWrongType, http.StatusBadRequest, "A JSON value has the wrong type, such as \"size\": \"1024\"."},
+	{CodeInvalidQuery, http.StatusBadRequest, "The query string cannot be parsed, or a parameter is given twice."},
+	{CodeInvalidValue, http.StatusBadRequest, "A value is outside its allowed set or range (size, margin, ecc, logo, corners, format, download)."},
+	{CodeEmptyValue, http.StatusBadRequest, "data, url or text is given but empty."},
+	{CodeInvalidColor, http.StatusBadRequest, "color or background is not six hexadecimal digits, with or without #."},
+	{CodeLowContrast, http.StatusBadRequest, "The foreground is not darker than the background with a contrast ratio of at least 3:1."},
+	{CodeUsePost, http.StatusBadRequest, "wifi, vcard, email and sms codes are made with POST."},
+	{payload.CodeMissingPayload, http.StatusBadRequest, "The request has neither data nor type."},
+	{payload.CodeInvalidType, http.StatusBadRequest, "type is not url, wifi, vcard, email, sms or text."},
+	{payload.CodeMissingField, http.StatusBadRequest, "A field the type needs is absent."},
+	{payload.CodeConflictingFields, http.StatusBadRequest, "A field and its older alias disagree, or url and text come without type."},
+	{payload.CodeInvalidText, http.StatusBadRequest, "A text value holds control characters or invalid UTF-8."},
+	{payload.CodeInvalidURL, http.StatusBadRequest, "The URL is malformed, has a refused scheme, user information or no host."},
+	{payload.CodeInvalidSSID, http.StatusBadRequest, "The Wi-Fi network name is longer than 32 bytes."},
+	{payload.CodeInvalidSecurity, http.StatusBadRequest, "The Wi-Fi security is not WPA, WEP or nopass."},
+	{payload.CodeInvalidPassword, http.StatusBadRequest, "The Wi-Fi password does not fit the security type."},
+	{payload.CodeInvalidEmail, http.StatusBadRequest, "The e-mail address is not local@domain."},
+	{payload.CodeInvalidPhone, http.StatusBadRequest, "The phone number is not 3 to 15 digits with an optional +."},
+	{CodeNotFound, http.StatusNotFound, "No such path."},
+	{CodeMethodNotAllowed, http.StatusMethodNotAllowed, "The path does not take this method; Allow lists those it takes."},
+	{payload.CodePayloadTooLarge, http.StatusRequestEntityTooLarge, "data, text or the generated payload has more than 2,048 characters."},
+	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body is larger than 64 KiB."},
+	{CodeUnsupportedMedia, http.StatusUnsupportedMediaType, "The POST body is not application/json."},
+	{CodeNotEncodable, http.StatusUnprocessableEntity, "The payload does not fit a QR Code at this error correction level, or the image is too small for its modules."},
+	{CodeRateLimited, http.StatusTooManyRequests, "More than the allowed codes a minute; wait Retry-After seconds."},
+	{CodeInternal, http.StatusInternalServerError, "A fault of the service."},
+	{CodeOverloaded, http.StatusServiceUnavailable, "Too many requests are waiting; retry after Retry-After seconds."},
+}
+
+// statusOf returns the HTTP status of code.
+func statusOf(code Code) int {
+	for _, c := range Codes {
+		if c.Code == code {
+			return c.Status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// Error is an error the API sends: its HTTP status, code, the field at fault (if one is),
+// message and hint. Its body is ErrorBody.
+type Error struct {
+	Status  int
+	Code    Code
+	Field   string
+	Message string
+	Hint    string
+}
+
+func (e *Error) Error() string { return "api: " + e.Message }
+
+// Body returns the error object of e (spec 2.3).
+func (e *Error) Body() ErrorBody {
+	return ErrorBody{Error: e.Message, Code: string(e.Code), Message: e.Message, Hint: e.Hint}
+}
+
+// NewError returns an *Error of code with the status Codes gives it.
+func NewError(code Code, field, hint, format string, args ...any) *Error {
+	return &Error{Status: statusOf(code), Code: code, Field: field, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// ErrorOf returns err as an *Error: itself, or a payload error with its status, or an internal
+// error that says nothing of err (which the edge logs).
+func ErrorOf(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var p *payload.Error
+	if errors.As(err, &p) {
+		return &Error{Status: statusOf(p.Code), Code: p.Code, Field: p.Field, Message: p.Message, Hint: p.Hint}
+	}
+	return NewError(CodeInternal, "", "Retry later; if it persists, report it.", "the service failed to make the code")
+}

@@ -1,0 +1,238 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// MaxBody is the largest request body the API reads (64 KiB).
+const MaxBody = 64 << 10
+
+// stringFields are the request's string properties that carry the payload, each with where it
+// goes in payload.Request.
+var stringFields = map[string]func(p *payload.Request) *string{
+	"data":         func(p *payload.Request) *string { return &p.Data },
+	"url":          func(p *payload.Request) *string { return &p.URL },
+	"text":         func(p *payload.Request) *string { return &p.Text },
+	"ssid":         func(p *payload.Request) *string { return &p.SSID },
+	"password":     func(p *payload.Request) *string { return &p.Password },
+	"security":     func(p *payload.Request) *string { return &p.Security },
+	"encryption":   func(p *payload.Request) *string { return &p.Encryption },
+	"name":         func(p *payload.Request) *string { return &p.Name },
+	"firstName":    func(p *payload.Request) *string { return &p.FirstName },
+	"lastName":     func(p *payload.Request) *string { return &p.LastName },
+	"organization": func(p *payload.Request) *string { return &p.Organization },
+	"jobTitle":     func(p *payload.Request) *string { return &p.JobTitle },
+	"title":        func(p *payload.Request) *string { return &p.Title },
+	"phone":        func(p *payload.Request) *string { return &p.Phone },
+	"email":        func(p *payload.Request) *string { return &p.Email },
+	"website":      func(p *payload.Request) *string { return &p.Website },
+	"to":           func(p *payload.Request) *string { return &p.To },
+	"subject":      func(p *payload.Request) *string { return &p.Subject },
+	"message":      func(p *payload.Request) *string { return &p.Message },
+	"body":         func(p *payload.Request) *string { return &p.Body },
+}
+
+// DecodeJSON reads a POST body (spec 2.1): one JSON object of the request's properties, each of
+// its JSON type (strings, the booleans hidden and download, the integers size and margin), no
+// unknown property, nothing after the object. data, url and text may not be empty.
+func DecodeJSON(body []byte) (Request, error) {
+	r := NewRequest()
+	if !utf8.Valid(body) {
+		return r, NewError(CodeInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var fields map[string]json.RawMessage
+	if err := dec.Decode(&fields); err != nil || fields == nil {
+		return r, NewError(CodeInvalidJSON, "", `Send one JSON object, such as {"type":"url","url":"https://example.com"}.`,
+			"the body is not a JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return r, NewError(CodeInvalidJSON, "", "Send exactly one JSON object, with nothing after it.", "the body has data after the JSON object")
+	}
+	for name, raw := range fields {
+		if err := r.setJSON(name, raw); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// setJSON sets property name from its JSON value.
+func (r *Request) setJSON(name string, raw json.RawMessage) error {
+	wrongType := func(want string) error {
+		return NewError(CodeWrongType, name, "Send "+name+" as a JSON "+want+".", "%s must be a %s", name, want)
+	}
+	switch name {
+	case "hidden", "download":
+		var b bool
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return wrongType("boolean (true or false)")
+		}
+		if name == "hidden" {
+			r.Payload.Hidden = b
+		} else {
+			r.Download = b
+		}
+		return nil
+	case "size", "margin":
+		s := string(raw)
+		if strings.ContainsAny(s, ".eE") || len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+			return wrongType("integer")
+		}
+		v, err := parseInt(name, s)
+		if err != nil {
+			return err
+		}
+		return r.setInt(name, v)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
+		if _, known := stringFields[name]; known || isStyle(name) || name == "type" {
+			return wrongType("string")
+		}
+		return unknownField(name)
+	}
+	if strings.ContainsRune(s, utf8.RuneError) && !strings.ContainsRune(string(raw), utf8.RuneError) &&
+		!strings.Contains(strings.ToLower(string(raw)), `\ufffd`) {
+		return NewError(payload.CodeInvalidText, name, "Send "+name+" as text without lone UTF-16 surrogates (\\ud800-\\udfff).",
+			"%s holds a lone surrogate", name)
+	}
+	return r.setString(name, s)
+}
+
+// isStyle reports whether name is a style field.
+func isStyle(name string) bool {
+	switch name {
+	case "color", "background", "format", "logo", "corners", "ecc":
+		return true
+	}
+	return false
+}
+
+func unknownField(name string) error {
+	return NewError(CodeUnknownField, name, "Remove "+name+"; the request's properties are listed in /openapi.json.",
+		"the request has no property %q", name)
+}
+
+// setString sets a string property: a payload field, type, or a style field.
+func (r *Request) setString(name, value string) error {
+	if field, ok := stringFields[name]; ok {
+		if value == "" && (name == "data" || name == "url" || name == "text") {
+			return NewError(CodeEmptyValue, name, "Give "+name+" at least one character, or leave it out.", "%s is empty", name)
+		}
+		*field(&r.Payload) = value
+		return nil
+	}
+	if name == "type" {
+		if value == "" {
+			return NewError(payload.CodeInvalidType, name, "Use url, wifi, vcard, email, sms or text.", "type is empty")
+		}
+		r.Payload.Type = payload.Type(value)
+		return nil
+	}
+	if ok, err := r.setStyle(name, value); ok {
+		return err
+	}
+	return unknownField(name)
+}
+
+// Route is a GET endpoint that reads its request from the query string.
+type Route int
+
+// The GET routes.
+const (
+	RouteQRCode Route = iota // /api/qr-code: format from the query
+	RouteURL                 // /api/qr-code/url: the url parameter only, as type url
+	RoutePNG                 // /api/qr-code.png: always PNG
+	RouteSVG                 // /api/qr-code.svg: always SVG
+)
+
+// queryNames are the parameters a GET request reads; others are ignored (links get tracking
+// parameters appended).
+var queryNames = []string{"type", "url", "text", "data", "color", "background", "logo", "corners", "size",
+	"format", "download", "ecc", "margin"}
+
+// FromQuery reads a GET request from its raw query string (spec 4.1, 4.3 to 4.5): url, text or
+// raw data, and the style parameters; type may be url or text (the structured types need POST);
+// download is 0, 1, true or false. A parameter the route reads may be given once only.
+func FromQuery(rawQuery string, route Route) (Request, error) {
+	r := NewRequest()
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return r, NewError(CodeInvalidQuery, "", "Percent-encode the parameter values (a ; as %3B, a % as %25).",
+			"the query string cannot be parsed")
+	}
+	switch route {
+	case RouteURL:
+		delete(q, "type")
+		delete(q, "text")
+		delete(q, "data")
+		if _, ok := q["url"]; !ok {
+			return r, NewError(payload.CodeMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
+		}
+		r.Payload.Type = payload.URL
+	case RoutePNG, RouteSVG:
+		delete(q, "format")
+	}
+	for _, name := range queryNames {
+		values, ok := q[name]
+		if !ok {
+			continue
+		}
+		if len(values) > 1 {
+			return r, NewError(CodeInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, len(values))
+		}
+		v := values[0]
+		if !utf8.ValidString(v) {
+			return r, NewError(payload.CodeInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
+		}
+		switch name {
+		case "type":
+			switch t := payload.Type(v); t {
+			case payload.URL, payload.Text:
+				r.Payload.Type = t
+			case payload.WiFi, payload.VCard, payload.Email, payload.SMS:
+				return r, NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
+					"type %s is made with POST, not GET", v)
+			default:
+				return r, NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
+					"type %q is not a payload type", v)
+			}
+		case "size", "margin":
+			n, err := parseInt(name, v)
+			if err != nil {
+				return r, err
+			}
+			if err := r.setInt(name, n); err != nil {
+				return r, err
+			}
+		case "download":
+			switch v {
+			case "0", "false":
+				r.Download = false
+			case "1", "true":
+				r.Download = true
+			default:
+				return r, NewError(CodeInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
+			}
+		default:
+			if err := r.setString(name, v); err != nil {
+				return r, err
+			}
+		}
+	}
+	switch route {
+	case RoutePNG:
+		r.Format = FormatPNG
+	case RouteSVG:
+		r.Format = FormatSVG
+	}
+	return r, nil
+}

@@ -1,0 +1,222 @@
+// Package api holds the HTTP API's wire types, shared by the service's edges and its Go client:
+// the request (spec 2.1) and how it is read from a JSON body or a query string, the JSON
+// response (2.2), the error object (2.3) and the list of error codes.
+package api
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"net/url"
+	"strconv"
+
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// Format is the form of a response.
+type Format string
+
+// The formats.
+const (
+	FormatJSON Format = "json"
+	FormatSVG  Format = "svg"
+	FormatPNG  Format = "png"
+)
+
+// Request is one QR request, whichever edge it came from: what to encode and how to draw it.
+// NewRequest gives the defaults.
+type Request struct {
+	Payload  payload.Request
+	Format   Format
+	Download bool // an attachment rather than inline content
+	Size     int  // pixels, MinSize..MaxSize
+	Margin   int  // quiet zone in modules, 0..MaxMargin
+	ECC      qr.Level
+	Color    color.RGBA // foreground
+	// Background is the colour of the light modules and the quiet zone.
+	Background color.RGBA
+	Logo       render.Logo
+	Corners    render.Corners
+}
+
+// Limits and defaults of the request (spec 2.1, 8; decisions.md).
+const (
+	MinSize       = render.MinSize
+	MaxSize       = render.MaxSize
+	DefaultSize   = 1024
+	MaxMargin     = render.MaxMargin
+	DefaultMargin = 4
+	MinContrast   = 3.0 // WCAG 2 contrast ratio the colours need
+)
+
+// NewRequest returns a request with the defaults: SVG, 1024 pixels, a quiet zone of 4 modules,
+// level M, #7B260F on #FFFFFF, no logo, square corners.
+func NewRequest() Request {
+	d := render.Defaults()
+	return Request{Format: FormatSVG, Size: DefaultSize, Margin: DefaultMargin, ECC: qr.M,
+		Color: d.Foreground, Background: d.Background, Logo: render.NoLogo, Corners: render.Square}
+}
+
+// Options returns how to draw the request's code.
+func (r *Request) Options() render.Options {
+	return render.Options{Size: r.Size, Margin: r.Margin, Foreground: r.Color, Background: r.Background,
+		Corners: r.Corners, Logo: r.Logo}
+}
+
+// Level returns the least error correction level to encode with: H with the logo, which hides
+// modules that only H can spare, else the one asked for.
+func (r *Request) Level() qr.Level {
+	if r.Logo == render.Banana {
+		return qr.H
+	}
+	return r.ECC
+}
+
+// Check checks what no single field shows: that the colours contrast enough.
+func (r *Request) Check() error {
+	ratio := Contrast(r.Color, r.Background)
+	if luminance(r.Color) >= luminance(r.Background) || ratio < MinContrast {
+		return NewError(CodeLowContrast, "color",
+			fmt.Sprintf("The contrast ratio of color %s on background %s is %.2f:1; make the foreground darker than the background with at least %.0f:1.",
+				render.FormatColor(r.Color), render.FormatColor(r.Background), ratio, MinContrast),
+			"color %s on background %s is too faint for many readers", render.FormatColor(r.Color), render.FormatColor(r.Background))
+	}
+	return nil
+}
+
+// Contrast returns the WCAG 2 contrast ratio of two colours, 1 to 21.
+func Contrast(a, b color.RGBA) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// luminance returns the relative luminance of c (WCAG 2: sRGB components made linear).
+func luminance(c color.RGBA) float64 {
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+}
+
+// The enumerations of the request, as the spec writes them (case-sensitive).
+var (
+	formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG}
+	logos   = map[string]render.Logo{"none": render.NoLogo, "banana": render.Banana}
+	corners = map[string]render.Corners{"square": render.Square, "rounded": render.Rounded}
+	levels  = map[string]qr.Level{"L": qr.L, "M": qr.M, "Q": qr.Q, "H": qr.H}
+)
+
+// setStyle sets the style field name (not a payload field) from its text form; ok is false when
+// name is not a style field.
+func (r *Request) setStyle(name, value string) (ok bool, err error) {
+	switch name {
+	case "color", "background":
+		c, err := render.ParseColor(value)
+		if err != nil {
+			return true, NewError(CodeInvalidColor, name, "Give "+name+" as six hexadecimal digits, with or without #, such as 7B260F.",
+				"%s %q is not a colour", name, value)
+		}
+		if name == "color" {
+			r.Color = c
+		} else {
+			r.Background = c
+		}
+	case "format":
+		f, found := formats[value]
+		if !found {
+			return true, NewError(CodeInvalidValue, name, "Use json, svg or png.", "format %q is not json, svg or png", value)
+		}
+		r.Format = f
+	case "logo":
+		l, found := logos[value]
+		if !found {
+			return true, NewError(CodeInvalidValue, name, "Use none or banana.", "logo %q is not none or banana", value)
+		}
+		r.Logo = l
+	case "corners":
+		c, found := corners[value]
+		if !found {
+			return true, NewError(CodeInvalidValue, name, "Use square or rounded.", "corners %q is not square or rounded", value)
+		}
+		r.Corners = c
+	case "ecc":
+		l, found := levels[value]
+		if !found {
+			return true, NewError(CodeInvalidValue, name, "Use L, M, Q or H (upper case).", "ecc %q is not L, M, Q or H", value)
+		}
+		r.ECC = l
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// setInt sets size or margin, checking its range.
+func (r *Request) setInt(name string, v int64) error {
+	lo, hi, dst := int64(MinSize), int64(MaxSize), &r.Size
+	if name == "margin" {
+		lo, hi, dst = 0, MaxMargin, &r.Margin
+	}
+	if v < lo || v > hi {
+		return NewError(CodeInvalidValue, name, fmt.Sprintf("Give %s as a whole number from %d to %d.", name, lo, hi),
+			"%s %d is out of range %d..%d", name, v, lo, hi)
+	}
+	*dst = int(v)
+	return nil
+}
+
+// parseInt parses the decimal digits of an integer parameter, with an optional minus sign.
+func parseInt(name, s string) (int64, error) {
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || s[0] == '+' {
+		return 0, NewError(CodeInvalidValue, name, "Give "+name+" as a whole number, such as 1024.", "%s %q is not a whole number", name, s)
+	}
+	return v, nil
+}
+
+// Query returns the query string that asks for the same image as r, for a public payload p
+// built from r: the payload itself (as url, text or data, the way it came) and the style
+// fields that differ from the defaults. It is what image_url and svg_url carry.
+func (r *Request) Query(p payload.Payload) string {
+	q := url.Values{}
+	switch {
+	case r.Payload.Data != "":
+		q.Set("data", p.Text)
+		if r.Payload.Type != "" {
+			q.Set("type", string(r.Payload.Type))
+		}
+	case p.Type == payload.URL:
+		q.Set("url", p.Text)
+	default:
+		q.Set("text", p.Text)
+	}
+	d := NewRequest()
+	if r.Color != d.Color {
+		q.Set("color", render.FormatColor(r.Color)[1:])
+	}
+	if r.Background != d.Background {
+		q.Set("background", render.FormatColor(r.Background)[1:])
+	}
+	if r.Logo != d.Logo {
+		q.Set("logo", "banana")
+	}
+	if r.Corners != d.Corners {
+		q.Set("corners", "rounded")
+	}
+	if r.Size != d.Size {
+		q.Set("size", strconv.Itoa(r.Size))
+	}
+	if r.ECC != d.ECC {
+		q.Set("ecc", r.ECC.String())
+	}
+	if r.Margin != d.Margin {
+		q.Set("margin", strconv.Itoa(r.Margin))
+	}
+	return q.Encode()
+}

@@ -1,0 +1,50 @@
+package api
+
+// Response is the JSON answer of a generation request with format=json (spec 2.2), with the
+// service's additions: version, ecc, modules, margin, module_px and warnings.
+type Response struct {
+	OK          bool    `json:"ok"`           // always true
+	Type        string  `json:"type"`         // the payload type, as payload_type
+	PayloadType string  `json:"payload_type"` // url, text, wifi, vcard, email or sms
+	Payload     *string `json:"payload"`      // the payload; null when it is private
+	Format      string  `json:"format"`       // always json
+	MimeType    string  `json:"mime_type"`    // always image/png: the type of png_base64 and image_url
+	Size        int     `json:"size"`         // pixels
+	Logo        string  `json:"logo"`         // banana or none
+	Color       string  `json:"color"`        // #RRGGBB, upper case
+	Background  string  `json:"background"`   // #RRGGBB, upper case
+	SVG         string  `json:"svg"`          // the same bytes as the .svg endpoint returns
+	PNGBase64   string  `json:"png_base64"`   // standard Base64, no data: prefix
+	PNGDataURL  string  `json:"png_data_url"` // data:image/png;base64,…
+	ImageURL    *string `json:"image_url"`    // /api/qr-code.png?… for public payloads, else null
+	SVGURL      *string `json:"svg_url"`      // /api/qr-code.svg?… for public payloads, else null
+	Markdown    string  `json:"markdown"`     // an image pointing at image_url, or a data URI for private payloads
+
+	Version  int       `json:"version"`   // the QR Code version, 1 to 40
+	ECC      string    `json:"ecc"`       // the error correction level used: L, M, Q or H
+	Modules  int       `json:"modules"`   // modules a side, without the quiet zone: 4·version + 17
+	Margin   int       `json:"margin"`    // the quiet zone in modules
+	ModulePx int       `json:"module_px"` // pixels a module
+	Warnings []Warning `json:"warnings"`  // what some readers mishandle; empty when nothing
+}
+
+// Warning is something about a valid payload that some readers mishandle.
+type Warning struct {
+	Code    string `json:"code"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// ErrorBody is the error object of every error response (spec 2.3): error and message carry
+// the same text.
+type ErrorBody struct {
+	Error   string `json:"error"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint"`
+}
+
+// Health is the answer of the liveness checks (spec 2.4).
+type Health struct {
+	OK bool `json:"ok"`
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/httpapi"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
+)
+
+// serveConfig is what serve's flags set.
+type serveConfig struct {
+	addr, baseURL, trustedProxies, logFormat string
+	rateLimit, maxActive, maxQueue           int
+	shutdownTimeout                          time.Duration
+}
+
+// serveFlags returns the flag set of serve, writing into c.
+func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", ":8080", "`address` to listen on, host:port")
+	fs.StringVar(&c.baseURL, "base-url", "", "public `URL` of the service, such as https://qr.example.com, that image_url and svg_url start with (default: the scheme and host of each request)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `addresses` or CIDR prefixes of reverse proxies whose X-Forwarded-For, -Proto and -Host are believed")
+	fs.IntVar(&c.rateLimit, "rate-limit", 60, "codes a `minute` each caller may make; 0 turns the limit off")
+	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
+	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
+	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
+		fs.VisitAll(func(f *flag.Flag) {
+			name, usage := flag.UnquoteUsage(f)
+			fmt.Fprintf(stderr, "  --%s %s   (%s)\n    \t%s", f.Name, name, envName(f.Name), usage)
+			if f.DefValue != "" && f.DefValue != "0" {
+				fmt.Fprintf(stderr, " (default %s)", f.DefValue)
+			}
+			fmt.Fprintln(stderr)
+		})
+	}
+	return fs
+}
+
+// envName returns the environment twin of a flag: BANANAQR_ and its name in upper case, with
+// underscores for hyphens.
+func envName(flagName string) string {
+	return "BANANAQR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseServe parses serve's arguments and, for the flags not given, their environment twins.
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	var c serveConfig
+	fs := serveFlags(&c, stderr)
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && err == nil {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s: %v", envName(f.Name), e)
+			}
+		}
+	})
+	return c, err
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDR prefixes.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is neither an address nor a CIDR prefix", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
+// serve runs the HTTP service until SIGINT or SIGTERM, then lets the requests in flight finish.
+func serve(args []string, stderr io.Writer) int {
+	c, err := parseServe(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bananaqr serve: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runServer(ctx, c, stderr, nil)
+}
+
+// runServer serves with c until ctx is done; ready, when not nil, gets the address listened on.
+func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(net.Addr)) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bananaqr serve: "+format+"\n", a...)
+		return 2
+	}
+	var handler slog.Handler
+	switch c.logFormat {
+	case "text":
+		handler = slog.NewTextHandler(stderr, nil)
+	case "json":
+		handler = slog.NewJSONHandler(stderr, nil)
+	default:
+		return fail("--log-format %q: want text or json", c.logFormat)
+	}
+	logger := slog.New(handler)
+	proxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return fail("--trusted-proxies: %v", err)
+	}
+	if c.rateLimit < 0 {
+		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
+	}
+	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, MaxActive: c.maxActive,
+		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI}
+	if c.rateLimit > 0 {
+		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
+	}
+	srv := &http.Server{
+		Handler:           httpapi.New(cfg).Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fail("%v", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", c.shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fail("shutdown: %v", err)
+	}
+	return 0
+}

@@ -1,0 +1,82 @@
+// Package generate is the service's one way through: a request becomes a payload, the payload a
+// symbol, the symbol an SVG or a PNG. The HTTP and MCP edges both call Code; it does no I/O.
+package generate
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// Result is a QR code made for a request.
+type Result struct {
+	Payload  payload.Payload
+	Symbol   *qr.Symbol
+	ModulePx int    // pixels a module
+	SVG      []byte // for the svg and json formats
+	PNG      []byte // for the png and json formats
+}
+
+// Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:
+// the colours' contrast, the payload's errors, and NOT_ENCODABLE when the payload does not fit a
+// symbol at the level asked for or the symbol does not fit the image.
+func Code(r *api.Request) (*Result, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	p, err := payload.Build(&r.Payload)
+	if err != nil {
+		return nil, err
+	}
+	s, err := qr.Encode(p.Text, qr.Options{Level: r.Level()})
+	var long *qr.TooLongError
+	if errors.As(err, &long) {
+		return nil, api.NewError(api.CodeNotEncodable, "",
+			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
+			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := r.Options()
+	px, err := render.ModulePixels(s.Size(), &o)
+	var small *render.TooSmallError
+	if errors.As(err, &small) {
+		hint := fmt.Sprintf("Use size %d or more (2 pixels a module), or a smaller margin.", small.MinSize)
+		if small.MinSize > render.MaxSize {
+			hint = "Shorten the payload, lower ecc or the margin: even 2048 pixels give fewer than 2 pixels a module."
+		}
+		return nil, api.NewError(api.CodeNotEncodable, "size", hint,
+			"%d modules a side (with the quiet zone) do not fit %d pixels at 2 pixels a module", small.Modules, small.Size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Payload: p, Symbol: s, ModulePx: px}
+	if r.Format != api.FormatPNG {
+		o.Title = Title(p)
+		if res.SVG, err = render.SVG(s, o); err != nil {
+			return nil, err
+		}
+	}
+	if r.Format != api.FormatSVG {
+		o.Title = ""
+		if res.PNG, err = render.PNG(s, o); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// Title returns the accessible name of a code's SVG: the payload itself when it is public, else
+// only its type, so that a private payload never shows.
+func Title(p payload.Payload) string {
+	if p.Private {
+		return "QR code (" + string(p.Type) + ")"
+	}
+	return "QR code: " + p.Text
+}

@@ -1,0 +1,197 @@
+package httpapi
+
+import (
+	"encoding/base64"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// generate answers a GET generation request of route.
+func (s *Server) generate(w http.ResponseWriter, r *http.Request, route api.Route) {
+	if !s.admit(w, r) {
+		return
+	}
+	req, err := api.FromQuery(r.URL.RawQuery, route)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.make(w, r, &req)
+}
+
+// post answers POST /api/qr-code: a JSON body of at most api.MaxBody bytes.
+func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+	if !s.admit(w, r) {
+		return
+	}
+	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
+		s.writeError(w, r, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
+			"the body is not application/json"))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		s.writeError(w, r, api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB; a code holds far less.",
+			"the body is larger than %d bytes", api.MaxBody))
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "the body could not be read"))
+		return
+	}
+	req, err := api.DecodeJSON(body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.make(w, r, &req)
+}
+
+// admit counts the request against its caller's budget and sets the RateLimit-* headers; over
+// the budget it answers 429 and returns false.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
+	h := w.Header()
+	h.Set("Cache-Control", "private, no-store")
+	if s.cfg.Limiter == nil {
+		return true
+	}
+	d, err := s.cfg.Limiter.Allow(r.Context(), s.caller(r))
+	if err != nil { // the shared store is down: serve rather than refuse everyone
+		s.cfg.Logger.Error("rate limiter failed; request let through", "error", err, "request_id", requestID(r))
+		return true
+	}
+	h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(int((d.Reset+time.Second-1)/time.Second)))
+	if !d.Allowed {
+		h.Set("Retry-After", "60")
+		s.writeError(w, r, api.NewError(api.CodeRateLimited, "",
+			"Wait the seconds Retry-After says; do not retry in a tight loop.",
+			"more than %d codes a minute", d.Limit))
+	}
+	return d.Allowed
+}
+
+// make makes the code of req and writes it as req.Format says.
+func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) {
+	if err := s.acquire(r.Context()); err != nil {
+		if errors.Is(err, errOverloaded) {
+			w.Header().Set("Retry-After", "1")
+			s.writeError(w, r, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting"))
+		}
+		return // the client is gone
+	}
+	res, err := generate.Code(req)
+	s.release()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := res.Payload
+	h := w.Header()
+	h.Set("X-QR-Payload-Type", string(p.Type))
+	if !p.Private {
+		v, encoded := headerValue(p.Text)
+		h.Set("X-QR-Payload", v)
+		if encoded {
+			h.Set("X-QR-Payload-Encoding", "percent")
+		}
+	}
+	h.Set("X-QR-Logo", logoName(req.Logo))
+	h.Set("X-QR-Size", strconv.Itoa(req.Size))
+	h.Set("X-QR-Format", string(req.Format))
+	if len(p.Warnings) > 0 {
+		codes := make([]string, len(p.Warnings))
+		for i, wn := range p.Warnings {
+			codes[i] = string(wn.Code)
+		}
+		h.Set("X-QR-Warning", strings.Join(codes, ", "))
+	}
+	disposition := "inline"
+	if req.Download {
+		disposition = "attachment"
+	}
+	h.Set("Content-Disposition", disposition+`; filename="qr-`+string(p.Type)+"."+string(req.Format)+`"`)
+	switch req.Format {
+	case api.FormatSVG:
+		h.Set("Content-Type", "image/svg+xml")
+		w.Write(res.SVG)
+	case api.FormatPNG:
+		h.Set("Content-Type", "image/png")
+		w.Write(res.PNG)
+	default:
+		writeJSON(w, http.StatusOK, s.response(r, req, res))
+	}
+}
+
+// response returns the JSON response of a code (spec 2.2).
+func (s *Server) response(r *http.Request, req *api.Request, res *generate.Result) api.Response {
+	p := res.Payload
+	png := base64.StdEncoding.EncodeToString(res.PNG)
+	out := api.Response{
+		OK: true, Type: string(p.Type), PayloadType: string(p.Type), Format: string(api.FormatJSON),
+		MimeType: "image/png", Size: req.Size, Logo: logoName(req.Logo),
+		Color: render.FormatColor(req.Color), Background: render.FormatColor(req.Background),
+		SVG: string(res.SVG), PNGBase64: png, PNGDataURL: "data:image/png;base64," + png,
+		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
+		Margin: req.Margin, ModulePx: res.ModulePx, Warnings: []api.Warning{},
+	}
+	for _, wn := range p.Warnings {
+		out.Warnings = append(out.Warnings, api.Warning{Code: string(wn.Code), Field: wn.Field, Message: wn.Message})
+	}
+	if p.Private {
+		out.Markdown = "![QR code](" + out.PNGDataURL + ")"
+		return out
+	}
+	text, query := p.Text, req.Query(p)
+	base := s.baseURL(r)
+	imageURL, svgURL := base+"/api/qr-code.png?"+query, base+"/api/qr-code.svg?"+query
+	out.Payload, out.ImageURL, out.SVGURL = &text, &imageURL, &svgURL
+	out.Markdown = "![QR code](" + imageURL + ")"
+	return out
+}
+
+// logoName returns the API's name of a logo.
+func logoName(l render.Logo) string {
+	if l == render.Banana {
+		return "banana"
+	}
+	return "none"
+}
+
+// headerValue returns a public payload as X-QR-Payload carries it: as it is when every byte is
+// printable ASCII, else percent-encoded as UTF-8 with RFC 3986's unreserved characters kept
+// (encoded true).
+func headerValue(text string) (string, bool) {
+	printable := true
+	for i := range len(text) {
+		if text[i] < 0x20 || text[i] > 0x7e {
+			printable = false
+			break
+		}
+	}
+	if printable {
+		return text, false
+	}
+	var b strings.Builder
+	const hex = "0123456789ABCDEF"
+	for i := range len(text) {
+		c := text[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			b.WriteString("%" + string(hex[c>>4]) + string(hex[c&15]))
+		}
+	}
+	return b.String(), true
+}

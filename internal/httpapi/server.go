@@ -1,0 +1,165 @@
+// Package httpapi is the service's HTTP edge: the routes of the spec, reading requests from
+// query strings and JSON bodies, the rate limit, a bound on simultaneous work, and responses
+// as SVG, PNG or JSON with their headers, or the API's error object.
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
+)
+
+// Config configures a Server.
+type Config struct {
+	// BaseURL, such as https://qr.example.com, starts the image URLs of JSON responses; when
+	// empty they start with the scheme and host the request came to.
+	BaseURL string
+	// TrustedProxies are the peers whose X-Forwarded-For (and X-Forwarded-Proto and
+	// X-Forwarded-Host) are believed; from anyone else those headers are ignored.
+	TrustedProxies []netip.Prefix
+	// Limiter counts the codes each caller makes; nil for no limit.
+	Limiter ratelimit.Limiter
+	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
+	// (default 256), and beyond that they get 503.
+	MaxActive, MaxQueue int
+	// Logger gets the access log and the service's faults (default slog.Default()).
+	Logger *slog.Logger
+	// OpenAPI is the document served at /openapi.json.
+	OpenAPI []byte
+}
+
+// Server answers the API's requests; its Handler is safe for concurrent use.
+type Server struct {
+	cfg     Config
+	active  chan struct{} // a token per code being made
+	waiting atomic.Int64  // requests waiting for a token
+	routes  map[string]map[string]http.HandlerFunc
+}
+
+// New returns a Server of cfg.
+func New(cfg Config) *Server {
+	if cfg.MaxActive <= 0 {
+		cfg.MaxActive = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxQueue <= 0 {
+		cfg.MaxQueue = 256
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	s := &Server{cfg: cfg, active: make(chan struct{}, cfg.MaxActive)}
+	get := func(route api.Route) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
+	}
+	s.routes = map[string]map[string]http.HandlerFunc{
+		"/api/qr-code":         {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.post},
+		"/api/qr-code/url":     {http.MethodGet: get(api.RouteURL)},
+		"/api/qr-code.png":     {http.MethodGet: get(api.RoutePNG)},
+		"/api/qr-code.svg":     {http.MethodGet: get(api.RouteSVG)},
+		"/healthz":             {http.MethodGet: s.health},
+		"/api/qr-code/healthz": {http.MethodGet: s.health},
+		"/openapi.json":        {http.MethodGet: s.openAPI},
+	}
+	return s
+}
+
+// Handler returns the HTTP handler of all the routes, with the access log, request ids and CORS
+// around them.
+func (s *Server) Handler() http.Handler {
+	return s.logged(http.HandlerFunc(s.route))
+}
+
+// route dispatches r by path and method: unknown paths get 404 and unknown methods 405 with
+// Allow, both as error objects; OPTIONS answers CORS preflights; HEAD is served as GET.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", exposedHeaders)
+	methods, ok := s.routes[r.URL.Path]
+	if !ok {
+		s.writeError(w, r, api.NewError(api.CodeNotFound, "", "See /openapi.json for the paths of the API.", "there is no %s", r.URL.Path))
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if handler, ok := methods[method]; ok {
+		handler(w, r)
+		return
+	}
+	allow := allowed(methods)
+	if r.Method == http.MethodOptions {
+		h.Set("Allow", allow)
+		h.Set("Access-Control-Allow-Methods", allow)
+		h.Set("Access-Control-Allow-Headers", "Content-Type")
+		h.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	h.Set("Allow", allow)
+	s.writeError(w, r, api.NewError(api.CodeMethodNotAllowed, "", "Use "+allow+".", "%s takes no %s", r.URL.Path, r.Method))
+}
+
+// exposedHeaders are the response headers a browser script may read.
+const exposedHeaders = "X-QR-Payload-Type, X-QR-Payload, X-QR-Payload-Encoding, X-QR-Logo, X-QR-Size, X-QR-Format, " +
+	"X-QR-Warning, Content-Disposition, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
+
+// allowed lists the methods of a route, for Allow.
+func allowed(methods map[string]http.HandlerFunc) string {
+	var list []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		if _, ok := methods[m]; ok || m == http.MethodHead && methods[http.MethodGet] != nil {
+			list = append(list, m)
+		}
+	}
+	return strings.Join(append(list, http.MethodOptions), ", ")
+}
+
+// health answers the liveness checks (spec 4.6).
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, api.Health{OK: true})
+}
+
+// openAPI serves the OpenAPI document.
+func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	w.Write(s.cfg.OpenAPI)
+}
+
+// errOverloaded is acquire's error when the queue is full.
+var errOverloaded = errors.New("httpapi: too many requests waiting")
+
+// acquire takes a token to make a code, waiting in the queue when all are taken; it fails when
+// the queue is full or the request is cancelled. release gives the token back.
+func (s *Server) acquire(ctx context.Context) error {
+	select {
+	case s.active <- struct{}{}:
+		return nil
+	default:
+	}
+	if s.waiting.Add(1) > int64(s.cfg.MaxQueue) {
+		s.waiting.Add(-1)
+		return errOverloaded
+	}
+	defer s.waiting.Add(-1)
+	select {
+	case s.active <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) release() { <-s.active }
