@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -124,12 +126,14 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		fmt.Fprintf(stderr, "bananaqr serve: "+format+"\n", a...)
 		return 2
 	}
+	logOut := newBufferedLog(stderr, 100*time.Millisecond)
+	defer logOut.Close()
 	var handler slog.Handler
 	switch c.logFormat {
 	case "text":
-		handler = slog.NewTextHandler(stderr, nil)
+		handler = slog.NewTextHandler(logOut, nil)
 	case "json":
-		handler = slog.NewJSONHandler(stderr, nil)
+		handler = slog.NewJSONHandler(logOut, nil)
 	default:
 		return fail("--log-format %q: want text or json", c.logFormat)
 	}
@@ -177,4 +181,51 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("shutdown: %v", err)
 	}
 	return 0
+}
+
+// bufferedLog holds log lines and writes them out every interval, or when 64 KiB have
+// gathered, so that an access log line does not cost each request a system call. Close writes
+// what is left.
+type bufferedLog struct {
+	mu   sync.Mutex
+	w    *bufio.Writer
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newBufferedLog(w io.Writer, interval time.Duration) *bufferedLog {
+	b := &bufferedLog{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				b.flush()
+			case <-b.stop:
+				b.flush()
+				return
+			}
+		}
+	}()
+	return b
+}
+
+func (b *bufferedLog) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Write(p)
+}
+
+func (b *bufferedLog) flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.w.Flush()
+}
+
+// Close writes the lines still held and stops the flushing.
+func (b *bufferedLog) Close() {
+	close(b.stop)
+	<-b.done
 }

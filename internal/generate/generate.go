@@ -5,6 +5,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/payload"
@@ -12,13 +13,32 @@ import (
 	"github.com/bananaqr/bananaqr/render"
 )
 
-// Result is a QR code made for a request.
+// Result is a QR code made for a request. Its images live in pooled memory: call Release
+// when they are written.
 type Result struct {
 	Payload  payload.Payload
 	Symbol   *qr.Symbol
 	ModulePx int    // pixels a module
 	SVG      []byte // for the svg and json formats
 	PNG      []byte // for the png and json formats
+}
+
+// buffers holds image memory between requests.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// buffer returns pooled memory for an image.
+func buffer() []byte { return (*buffers.Get().(*[]byte))[:0] }
+
+// Release gives the result's image memory back for other requests; the result's SVG and PNG
+// must not be used afterwards.
+func (r *Result) Release() {
+	for _, b := range [][]byte{r.SVG, r.PNG} {
+		if cap(b) > 0 && cap(b) <= 1<<20 {
+			b = b[:0]
+			buffers.Put(&b)
+		}
+	}
+	r.SVG, r.PNG = nil, nil
 }
 
 // Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:
@@ -59,13 +79,14 @@ func Code(r *api.Request) (*Result, error) {
 	res := &Result{Payload: p, Symbol: s, ModulePx: px}
 	if r.Format != api.FormatPNG {
 		o.Title = Title(p)
-		if res.SVG, err = render.SVG(s, o); err != nil {
+		if res.SVG, err = render.AppendSVG(buffer(), s, &o); err != nil {
 			return nil, err
 		}
 	}
 	if r.Format != api.FormatSVG {
 		o.Title = ""
-		if res.PNG, err = render.PNG(s, o); err != nil {
+		if res.PNG, err = render.AppendPNG(buffer(), s, &o); err != nil {
+			res.Release()
 			return nil, err
 		}
 	}

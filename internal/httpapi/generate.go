@@ -97,6 +97,7 @@ func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) 
 		s.writeError(w, r, err)
 		return
 	}
+	defer res.Release()
 	p := res.Payload
 	h := w.Header()
 	h.Set("X-QR-Payload-Type", string(p.Type))

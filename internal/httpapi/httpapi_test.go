@@ -322,6 +322,10 @@ func TestCORS(t *testing.T) {
 	if e := ts.get(t, "/api/qr-code?size=1"); e.header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Error("no CORS header on an error")
 	}
+	r = ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", map[string]string{"Origin": "https://a.example"})
+	if !strings.Contains(r.header.Get("Access-Control-Expose-Headers"), "X-QR-Payload") {
+		t.Errorf("cross-origin request: Access-Control-Expose-Headers %q", r.header.Get("Access-Control-Expose-Headers"))
+	}
 }
 
 // TestLogs checks the access log: a line per request with method, route, status, bytes,
@@ -461,4 +465,24 @@ func mustPrefixes(cidrs ...string) []netip.Prefix {
 		out = append(out, netip.MustParsePrefix(c))
 	}
 	return out
+}
+
+// BenchmarkHandler measures the whole handler stack, without the network, for the URL as SVG
+// and as a 1024-pixel PNG (bench/http.sh measures it over loopback).
+func BenchmarkHandler(b *testing.B) {
+	s := New(Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), OpenAPI: api.OpenAPI})
+	h := s.Handler()
+	for _, target := range []string{"/api/qr-code.svg", "/api/qr-code.png"} {
+		b.Run(target[len("/api/qr-code."):], func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, target+"?url="+url.QueryEscape("https://example.com/products/12345?ref=newsletter"), nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+		})
+	}
 }

@@ -83,7 +83,9 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", exposedHeaders)
+	if r.Header.Get("Origin") != "" { // a browser's cross-origin request: let its script read our headers
+		h.Set("Access-Control-Expose-Headers", exposedHeaders)
+	}
 	methods, ok := s.routes[r.URL.Path]
 	if !ok {
 		s.writeError(w, r, api.NewError(api.CodeNotFound, "", "See /openapi.json for the paths of the API.", "there is no %s", r.URL.Path))
