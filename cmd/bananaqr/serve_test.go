@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestServeFlags checks the flags and their environment twins: a flag given wins over its
+// variable, a variable over the default, and --help lists every flag with its variable.
+func TestServeFlags(t *testing.T) {
+	env := map[string]string{"BANANAQR_ADDR": "127.0.0.1:9999", "BANANAQR_RATE_LIMIT": "5", "BANANAQR_LOG_FORMAT": "json"}
+	c, err := parseServe([]string{"--rate-limit", "7"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.addr != "127.0.0.1:9999" || c.rateLimit != 7 || c.logFormat != "json" || c.maxQueue != 256 || c.shutdownTimeout != 30*time.Second {
+		t.Fatalf("%+v", c)
+	}
+	if _, err := parseServe(nil, func(k string) string {
+		if k == "BANANAQR_MAX_QUEUE" {
+			return "many"
+		}
+		return ""
+	}, io.Discard); err == nil || !strings.Contains(err.Error(), "BANANAQR_MAX_QUEUE") {
+		t.Fatalf("a bad variable: %v", err)
+	}
+	var help bytes.Buffer
+	if code := run([]string{"serve", "--help"}, nil, io.Discard, &help); code != 0 {
+		t.Fatalf("serve --help: exit %d", code)
+	}
+	for _, f := range []string{"addr", "base-url", "trusted-proxies", "rate-limit", "log-format", "max-active", "max-queue", "shutdown-timeout"} {
+		if !strings.Contains(help.String(), "--"+f+" ") || !strings.Contains(help.String(), envName(f)) {
+			t.Errorf("--help lacks --%s or %s:\n%s", f, envName(f), help.String())
+		}
+	}
+	if code := run([]string{"serve", "--log-format", "xml", "--addr", "127.0.0.1:0"}, nil, io.Discard, io.Discard); code != 2 {
+		t.Errorf("a bad --log-format: exit %d", code)
+	}
+}
+
+// TestServeShutdown starts the server, begins a request, stops the server while the request's
+// body is still coming, and checks that the request is answered and the server returns 0.
+func TestServeShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs := make(chan net.Addr, 1)
+	exit := make(chan int, 1)
+	var log bytes.Buffer
+	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second}
+	go func() { exit <- runServer(ctx, c, &syncWriter{w: &log}, func(a net.Addr) { addrs <- a }) }()
+	addr := (<-addrs).String()
+
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"type":"text","text":"in flight","format":"svg"}`
+	fmt.Fprintf(conn, "POST /api/qr-code HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:10])
+	time.Sleep(100 * time.Millisecond) // the server is reading the body
+	cancel()
+	time.Sleep(100 * time.Millisecond) // shutting down, waiting for the request
+	select {
+	case code := <-exit:
+		t.Fatalf("the server stopped (exit %d) with a request in flight", code)
+	default:
+	}
+	io.WriteString(conn, body[10:])
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || !bytes.HasPrefix(svg, []byte("<svg")) {
+		t.Fatalf("in-flight request: %d %.60s", res.StatusCode, svg)
+	}
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+	if !strings.Contains(log.String(), `"msg":"shutting down"`) || strings.Contains(log.String(), "in flight") {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+// syncWriter serialises writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
