@@ -579,3 +579,18 @@ func readOpenAPI() ([]byte, error) {
 	}
 	return data, nil
 }
+
+// TestREADMECodes checks that the README's error code table lists every code with its status
+// and meaning, as Codes does.
+func TestREADMECodes(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Codes {
+		row := fmt.Sprintf("| %d | `%s` | %s |", c.Status, c.Code, c.Description)
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README lacks the row %s", row)
+		}
+	}
+}
