@@ -25,8 +25,9 @@ fi
 step "go test (main module)"
 go test -count=1 ./...
 
-step "race detector: concurrent encodes share plans and pooled scratch memory"
+step "race detector: concurrent encodes share plans and pooled memory; the server's handlers"
 go test -count=1 -race -run 'Concurrent' ./qr
+go test -count=1 -race ./internal/... ./cmd/...
 
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
