@@ -5,6 +5,8 @@ package httpapi
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
@@ -34,6 +37,9 @@ type Config struct {
 	Logger *slog.Logger
 	// OpenAPI is the document served at /openapi.json.
 	OpenAPI []byte
+	// MCPAllowAnyHost turns off the MCP SDK's DNS-rebinding protection (see
+	// mcpserver.Config.DisableLocalhostProtection), for a reverse proxy on the same machine.
+	MCPAllowAnyHost bool
 }
 
 // Server answers the API's requests; its Handler is safe for concurrent use.
@@ -60,14 +66,22 @@ func New(cfg Config) *Server {
 	get := func(route api.Route) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
 	}
+	mcpHandler := mcpserver.Handler(mcpserver.Config{Limiter: cfg.Limiter, Acquire: s.acquire, Release: s.release,
+		DisableLocalhostProtection: cfg.MCPAllowAnyHost, Logger: cfg.Logger})
+	card := discovery{"application/mcp-server-card+json", mcpserver.Card(cfg.BaseURL)}
+	catalog := discovery{"application/ai-catalog+json", mcpserver.Catalog(cfg.BaseURL)}
 	s.routes = map[string]map[string]http.HandlerFunc{
-		"/api/qr-code":         {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.post},
-		"/api/qr-code/url":     {http.MethodGet: get(api.RouteURL)},
-		"/api/qr-code.png":     {http.MethodGet: get(api.RoutePNG)},
-		"/api/qr-code.svg":     {http.MethodGet: get(api.RouteSVG)},
-		"/healthz":             {http.MethodGet: s.health},
-		"/api/qr-code/healthz": {http.MethodGet: s.health},
-		"/openapi.json":        {http.MethodGet: s.openAPI},
+		"/mcp":                         {http.MethodPost: s.mcp(mcpHandler)},
+		"/mcp/server-card":             {http.MethodGet: card.serve},
+		"/.well-known/mcp.json":        {http.MethodGet: card.serve},
+		"/.well-known/ai-catalog.json": {http.MethodGet: catalog.serve},
+		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.post},
+		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},
+		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
+		"/api/qr-code.svg":             {http.MethodGet: get(api.RouteSVG)},
+		"/healthz":                     {http.MethodGet: s.health},
+		"/api/qr-code/healthz":         {http.MethodGet: s.health},
+		"/openapi.json":                {http.MethodGet: s.openAPI},
 	}
 	return s
 }
@@ -165,3 +179,34 @@ func (s *Server) acquire(ctx context.Context) error {
 }
 
 func (s *Server) release() { <-s.active }
+
+// mcp serves /mcp with h, the MCP SDK's handler, telling the tool who calls and where the
+// service is (over any such header the client sent).
+func (s *Server) mcp(h http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set(mcpserver.CallerHeader, s.caller(r))
+		r.Header.Set(mcpserver.BaseURLHeader, s.baseURL(r))
+		h.ServeHTTP(w, r)
+	}
+}
+
+// discovery is a discovery document: the same bytes for everyone, cacheable for an hour, with
+// an ETag.
+type discovery struct {
+	contentType string
+	body        []byte
+}
+
+func (d discovery) serve(w http.ResponseWriter, r *http.Request) {
+	sum := sha256.Sum256(d.body)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "public, max-age=3600")
+	if match := r.Header.Get("If-None-Match"); match != "" && (match == etag || match == "*" || strings.Contains(match, etag)) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", d.contentType)
+	w.Write(d.body)
+}

@@ -1,0 +1,76 @@
+package mcpserver
+
+import "encoding/json"
+
+// The discovery documents: the server card (SEP-2127, "MCP Server Cards"), which the HTTP
+// edge serves at /mcp/server-card and at /.well-known/mcp.json (the spec's name), and an AI
+// Catalog at /.well-known/ai-catalog.json whose one entry points at the card.
+
+// CardName is the server's name in the card: reverse DNS, one slash.
+const CardName = "io.github.bananaqr/bananaqr"
+
+// ProtocolVersions are the MCP protocol versions the SDK serves.
+var ProtocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+// card is the server card's JSON form.
+type card struct {
+	Schema      string   `json:"$schema"`
+	Name        string   `json:"name"`
+	Version     string   `json:"version"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	WebsiteURL  string   `json:"websiteUrl,omitempty"`
+	Remotes     []remote `json:"remotes,omitempty"`
+}
+
+type remote struct {
+	Type                      string   `json:"type"`
+	URL                       string   `json:"url"`
+	SupportedProtocolVersions []string `json:"supportedProtocolVersions"`
+}
+
+// Card returns the server card. Its remote, the /mcp endpoint, is given only when the
+// service's public base URL is configured: a card must not point wherever a request's Host
+// header says.
+func Card(baseURL string) []byte {
+	c := card{
+		Schema:      "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+		Name:        CardName,
+		Version:     Version,
+		Title:       "bananaqr QR codes",
+		Description: "QR codes for links, Wi-Fi, contacts, e-mail, SMS and text, as PNG images.",
+	}
+	if baseURL != "" {
+		c.WebsiteURL = baseURL + "/"
+		c.Remotes = []remote{{Type: "streamable-http", URL: baseURL + "/mcp", SupportedProtocolVersions: ProtocolVersions}}
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// Catalog returns the AI Catalog of the service: one entry, the server card (at an absolute
+// URL when the base URL is configured, else relative to the catalog's host).
+func Catalog(baseURL string) []byte {
+	type entry struct {
+		Identifier  string `json:"identifier"`
+		Type        string `json:"type"`
+		URL         string `json:"url"`
+		Description string `json:"description"`
+	}
+	c := struct {
+		Entries []entry `json:"entries"`
+	}{[]entry{{
+		Identifier:  "urn:mcp:server:" + CardName,
+		Type:        "application/mcp-server-card+json",
+		URL:         baseURL + "/mcp/server-card",
+		Description: "The bananaqr MCP server: one tool, generate_qr.",
+	}}}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}

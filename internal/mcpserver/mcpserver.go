@@ -1,0 +1,143 @@
+// Package mcpserver is the service's Model Context Protocol edge (spec 4.7): one tool,
+// generate_qr, served statelessly over Streamable HTTP with the official Go SDK. A call takes
+// a payload type with its fields and the style fields (never raw data), counts against the
+// caller's budget shared with the HTTP API, and returns the PNG as an image content block and,
+// for public url and text codes, a Markdown image linking /api/qr-code.png.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// The request headers through which the HTTP edge tells a tool call who is calling and where
+// the service is; it sets them on every /mcp request, over anything the client sent.
+const (
+	CallerHeader  = "Bananaqr-Caller"
+	BaseURLHeader = "Bananaqr-Base-Url"
+)
+
+// ToolName is the one tool's name.
+const ToolName = "generate_qr"
+
+// Version is the version the server reports: the API's.
+const Version = "1.6.0"
+
+// Config configures the MCP edge.
+type Config struct {
+	Limiter ratelimit.Limiter // the budget shared with the HTTP API; nil for none
+	// Acquire and Release bound the codes made at once, with the HTTP API's bound.
+	Acquire func(context.Context) error
+	Release func()
+	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
+	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
+	// on the same machine.
+	DisableLocalhostProtection bool
+	Logger                     *slog.Logger
+}
+
+// Handler returns the HTTP handler of /mcp.
+func Handler(cfg Config) http.Handler {
+	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version},
+		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	no := false
+	server.AddTool(&mcp.Tool{
+		Name:        ToolName,
+		Title:       "Generate a QR code",
+		Description: toolDescription,
+		InputSchema: inputSchema(),
+		Annotations: &mcp.ToolAnnotations{Title: "Generate a QR code", ReadOnlyHint: true, IdempotentHint: true,
+			DestructiveHint: &no, OpenWorldHint: &no},
+	}, (&tool{cfg: cfg}).call)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless: true, JSONResponse: true, DisableLocalhostProtection: cfg.DisableLocalhostProtection,
+		MaxRequestBodyBytes: api.MaxBody, Logger: cfg.Logger,
+	})
+}
+
+// toolDescription tells an agent what generate_qr does and needs.
+const toolDescription = `Makes a QR code and returns it as a PNG image. Choose type and give its fields:
+url (url: the address; https:// is added when it has no scheme), text (text), wifi (ssid, and password unless security is nopass; security WPA covers WPA2 and WPA3), vcard (name; organization, jobTitle, phone, email, website optional), email (to; subject and message optional), sms (phone; message optional).
+Style fields are optional: color and background (RRGGBB; the colour must be darker than the background), logo (banana needs and gets error correction H), corners, size in pixels, ecc, margin in modules.
+Up to 2,048 characters of payload. Wi-Fi, contact, e-mail and SMS payloads are private: they are not repeated in the answer. Codes count against the caller's 60 codes a minute.`
+
+// tool serves generate_qr calls.
+type tool struct{ cfg Config }
+
+// call answers one call: its arguments read as the HTTP API reads a POST body, less raw data,
+// format and download, which the tool does not take.
+func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.Params.Arguments
+	var fields map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &fields) != nil || fields == nil {
+		return toolError(api.NewError(api.CodeInvalidJSON, "", `Pass the arguments as an object, such as {"type":"url","url":"https://example.com"}.`,
+			"the arguments are not a JSON object")), nil
+	}
+	for _, name := range []string{"data", "format", "download"} {
+		if _, ok := fields[name]; ok {
+			hint := "Remove " + name + "; generate_qr always returns a PNG."
+			if name == "data" {
+				hint = "Remove data: generate_qr does not take raw QR strings; give type and its fields."
+			}
+			return toolError(api.NewError(api.CodeUnknownField, name, hint, "generate_qr takes no %s", name)), nil
+		}
+	}
+	if _, ok := fields["type"]; !ok {
+		return toolError(api.NewError(payload.CodeMissingField, "type", "Add type: url, wifi, vcard, email, sms or text, with its fields.",
+			"type is required")), nil
+	}
+	r, err := api.DecodeJSON(args)
+	if err != nil {
+		return toolError(err), nil
+	}
+	r.Format = api.FormatPNG
+	if t.cfg.Limiter != nil {
+		d, err := t.cfg.Limiter.Allow(ctx, req.Extra.Header.Get(CallerHeader))
+		if err != nil {
+			t.cfg.Logger.Error("rate limiter failed; call let through", "error", err)
+		} else if !d.Allowed {
+			return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
+				"more than %d codes a minute", d.Limit)), nil
+		}
+	}
+	if err := t.cfg.Acquire(ctx); err != nil {
+		return toolError(api.NewError(api.CodeOverloaded, "", "Retry in a second.", "too many requests are waiting")), nil
+	}
+	res, err := generate.Code(&r)
+	t.cfg.Release()
+	if err != nil {
+		var e *api.Error
+		var p *payload.Error
+		if !errors.As(err, &e) && !errors.As(err, &p) {
+			t.cfg.Logger.Error("tool call failed", "error", err.Error())
+		}
+		return toolError(err), nil
+	}
+	defer res.Release()
+	out := &mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
+	}}
+	if p := res.Payload; !p.Private {
+		link := req.Extra.Header.Get(BaseURLHeader) + "/api/qr-code.png?" + r.Query(p)
+		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
+	}
+	return out, nil
+}
+
+// toolError returns err as a tool error (isError true), whose text and structured content are
+// the HTTP API's error object: an agent can read the code and follow the hint.
+func toolError(err error) *mcp.CallToolResult {
+	body := api.ErrorOf(err).Body()
+	text, _ := json.Marshal(body)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}
+}

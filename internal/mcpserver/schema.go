@@ -1,0 +1,90 @@
+package mcpserver
+
+import (
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// Input is the arguments of generate_qr: the API's request less raw data, format and download,
+// and less the older reference's aliases. The descriptions are what an agent reads.
+type Input struct {
+	Type string `json:"type" jsonschema:"What to encode: url, wifi, vcard, email, sms or text. Then give that type's fields."`
+
+	URL  string `json:"url,omitempty" jsonschema:"type url: the address to open. https:// is added when it has no scheme. javascript:, data: and similar schemes are refused."`
+	Text string `json:"text,omitempty" jsonschema:"type text: the text, encoded as it is."`
+
+	SSID     string `json:"ssid,omitempty" jsonschema:"type wifi: the network name, 1 to 32 bytes, spaces kept."`
+	Password string `json:"password,omitempty" jsonschema:"type wifi: the password; WPA needs 8 to 63 characters (or 64 hex digits), WEP 5, 13 or 16 characters (or 10, 26, 32, 58 hex digits); ignored for nopass."`
+	Security string `json:"security,omitempty" jsonschema:"type wifi: WPA (also for WPA2 and WPA3), WEP, or nopass for an open network."`
+	Hidden   bool   `json:"hidden,omitempty" jsonschema:"type wifi: true when the network does not broadcast its name."`
+
+	Name         string `json:"name,omitempty" jsonschema:"type vcard: the contact's name, such as Anna Müller or Müller, Anna."`
+	Organization string `json:"organization,omitempty" jsonschema:"type vcard: the company."`
+	JobTitle     string `json:"jobTitle,omitempty" jsonschema:"type vcard: the job title."`
+	Phone        string `json:"phone,omitempty" jsonschema:"type vcard: a phone number. type sms: the number to text, 3 to 15 digits with an optional leading +; spaces, ( ) . - / are fine."`
+	Email        string `json:"email,omitempty" jsonschema:"type vcard: an e-mail address."`
+	Website      string `json:"website,omitempty" jsonschema:"type vcard: a web address."`
+
+	To      string `json:"to,omitempty" jsonschema:"type email: the recipient's address."`
+	Subject string `json:"subject,omitempty" jsonschema:"type email: the subject, one line."`
+	Message string `json:"message,omitempty" jsonschema:"type email: the body. type sms: the text."`
+
+	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be darker than background with a contrast of at least 3:1."`
+	Background string `json:"background,omitempty" jsonschema:"The light modules' colour, RRGGBB with or without #."`
+	Logo       string `json:"logo,omitempty" jsonschema:"banana puts the service's banana mark in the centre (error correction H is then used); none for no mark."`
+	Corners    string `json:"corners,omitempty" jsonschema:"square or rounded outer corners of the dark shapes."`
+	Size       int    `json:"size,omitempty" jsonschema:"The image's width and height in pixels."`
+	ECC        string `json:"ecc,omitempty" jsonschema:"Least error correction level: L (7%), M (15%), Q (25%) or H (30%); raised for free when the code keeps its size."`
+	Margin     *int   `json:"margin,omitempty" jsonschema:"The quiet zone around the code, in modules."`
+}
+
+// inputSchema returns the input schema of generate_qr: Input's, with the enumerations, ranges,
+// defaults and pattern of the API.
+func inputSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[Input](nil)
+	if err != nil {
+		panic(err)
+	}
+	enum := func(name string, values ...any) { s.Properties[name].Enum = values }
+	def := func(name string, v any) {
+		b, _ := json.Marshal(v)
+		s.Properties[name].Default = b
+	}
+	between := func(name string, lo, hi float64) {
+		s.Properties[name].Minimum, s.Properties[name].Maximum = &lo, &hi
+	}
+	var types []any
+	for _, t := range payload.Types {
+		types = append(types, string(t))
+	}
+	enum("type", types...)
+	enum("security", "WPA", "WEP", "nopass")
+	def("security", "WPA")
+	def("hidden", false)
+	enum("logo", "none", "banana")
+	def("logo", "none")
+	enum("corners", "square", "rounded")
+	def("corners", "square")
+	enum("ecc", "L", "M", "Q", "H")
+	def("ecc", "M")
+	between("size", api.MinSize, api.MaxSize)
+	def("size", api.DefaultSize)
+	s.Properties["margin"].Types, s.Properties["margin"].Type = nil, "integer" // not nullable
+	between("margin", 0, api.MaxMargin)
+	def("margin", api.DefaultMargin)
+	for _, c := range []string{"color", "background"} {
+		s.Properties[c].Pattern = "^#?[0-9A-Fa-f]{6}$"
+	}
+	def("color", "7B260F")
+	def("background", "FFFFFF")
+	one, max := 1, payload.MaxLen
+	for _, f := range []string{"url", "text"} {
+		s.Properties[f].MinLength, s.Properties[f].MaxLength = &one, &max
+	}
+	s.Required = []string{"type"}
+	return s
+}
