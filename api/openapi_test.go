@@ -58,6 +58,10 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/healthz", "healthz"},
 	{http.MethodGet, "/api/qr-code/healthz", "qrCodeHealthz"},
 	{http.MethodGet, "/openapi.json", "getOpenApi"},
+	{http.MethodPost, "/mcp", "mcp"},
+	{http.MethodGet, "/mcp/server-card", "getServerCard"},
+	{http.MethodGet, "/.well-known/mcp.json", "getServerCardWellKnown"},
+	{http.MethodGet, "/.well-known/ai-catalog.json", "getAiCatalog"},
 }
 
 // generationOperations are the operationIds that make codes (and are rate-limited).

@@ -28,6 +28,7 @@ type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
 	rateLimit, maxActive, maxQueue           int
 	shutdownTimeout                          time.Duration
+	mcpAllowAnyHost                          bool
 }
 
 // serveFlags returns the flag set of serve, writing into c.
@@ -42,12 +43,13 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
 		fs.VisitAll(func(f *flag.Flag) {
 			name, usage := flag.UnquoteUsage(f)
 			fmt.Fprintf(stderr, "  --%s %s   (%s)\n    \t%s", f.Name, name, envName(f.Name), usage)
-			if f.DefValue != "" && f.DefValue != "0" {
+			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
 				fmt.Fprintf(stderr, " (default %s)", f.DefValue)
 			}
 			fmt.Fprintln(stderr)
@@ -146,7 +148,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
 	}
 	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, MaxActive: c.maxActive,
-		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI}
+		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost}
 	if c.rateLimit > 0 {
 		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
 	}

@@ -235,3 +235,18 @@ func TestMCPTransport(t *testing.T) {
 		t.Errorf("Allow %q", r.header.Get("Allow"))
 	}
 }
+
+// TestMCPHostProtection checks the SDK's DNS-rebinding protection, and --mcp-allow-any-host
+// for a reverse proxy on the same machine: a request reaching the loopback listener with a
+// public Host is refused, unless the flag is on.
+func TestMCPHostProtection(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
+	header := map[string]string{"Host": "qr.example.com", "Accept": "application/json, text/event-stream"}
+	if r := newTestServer(t, Config{}).do(t, http.MethodPost, "/mcp", body, header); r.status != http.StatusForbidden {
+		t.Errorf("a public Host on loopback: %d %s", r.status, r.body)
+	}
+	r := newTestServer(t, Config{MCPAllowAnyHost: true}).do(t, http.MethodPost, "/mcp", body, header)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"generate_qr"`) {
+		t.Errorf("with MCPAllowAnyHost: %d %s", r.status, r.body)
+	}
+}
