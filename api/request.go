@@ -117,8 +117,8 @@ var (
 func (r *Request) setStyle(name, value string) (ok bool, err error) {
 	switch name {
 	case "color", "background":
-		c, err := render.ParseColor(value)
-		if err != nil {
+		c, perr := render.ParseColor(value)
+		if perr != nil {
 			return true, NewError(CodeInvalidColor, name, "Give "+name+" as six hexadecimal digits, with or without #, such as 7B260F.",
 				"%s %q is not a colour", name, value)
 		}
@@ -128,33 +128,27 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 			r.Background = c
 		}
 	case "format":
-		f, found := formats[value]
-		if !found {
-			return true, NewError(CodeInvalidValue, name, "Use json, svg or png.", "format %q is not json, svg or png", value)
-		}
-		r.Format = f
+		r.Format, err = enum(formats, name, value, "json, svg or png")
 	case "logo":
-		l, found := logos[value]
-		if !found {
-			return true, NewError(CodeInvalidValue, name, "Use none or banana.", "logo %q is not none or banana", value)
-		}
-		r.Logo = l
+		r.Logo, err = enum(logos, name, value, "none or banana")
 	case "corners":
-		c, found := corners[value]
-		if !found {
-			return true, NewError(CodeInvalidValue, name, "Use square or rounded.", "corners %q is not square or rounded", value)
-		}
-		r.Corners = c
+		r.Corners, err = enum(corners, name, value, "square or rounded")
 	case "ecc":
-		l, found := levels[value]
-		if !found {
-			return true, NewError(CodeInvalidValue, name, "Use L, M, Q or H (upper case).", "ecc %q is not L, M, Q or H", value)
-		}
-		r.ECC = l
+		r.ECC, err = enum(levels, name, value, "L, M, Q or H (upper case)")
 	default:
 		return false, nil
 	}
-	return true, nil
+	return true, err
+}
+
+// enum returns the value of an enumerated field, or an INVALID_VALUE error naming the allowed
+// ones.
+func enum[T any](m map[string]T, name, value, allowed string) (T, error) {
+	v, ok := m[value]
+	if !ok {
+		return v, NewError(CodeInvalidValue, name, "Use "+allowed+".", "%s %q is not %s", name, value, allowed)
+	}
+	return v, nil
 }
 
 // setInt sets size or margin, checking its range.
