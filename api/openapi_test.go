@@ -62,6 +62,9 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/mcp/server-card", "getServerCard"},
 	{http.MethodGet, "/.well-known/mcp.json", "getServerCardWellKnown"},
 	{http.MethodGet, "/.well-known/ai-catalog.json", "getAiCatalog"},
+	{http.MethodGet, "/", "getPage"},
+	{http.MethodGet, "/style.css", "getPageStyle"},
+	{http.MethodGet, "/app.js", "getPageScript"},
 }
 
 // generationOperations are the operationIds that make codes (and are rate-limited).

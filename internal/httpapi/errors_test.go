@@ -71,7 +71,7 @@ func TestErrors(t *testing.T) {
 		{"POST", "/api/qr-code", `{"text":"a"}`, "text/plain", 415, api.CodeUnsupportedMedia},
 		{"POST", "/api/qr-code", `{"text":"a"}`, "", 415, api.CodeUnsupportedMedia},
 		{"GET", "/api/qr-codes", "", "", 404, api.CodeNotFound},
-		{"GET", "/", "", "", 404, api.CodeNotFound},
+		{"GET", "/index.php", "", "", 404, api.CodeNotFound},
 		{"DELETE", "/api/qr-code", "", "", 405, api.CodeMethodNotAllowed},
 		{"POST", "/healthz", `{}`, "application/json", 405, api.CodeMethodNotAllowed},
 		{"POST", "/api/qr-code.png", `{"text":"a"}`, "application/json", 405, api.CodeMethodNotAllowed},

@@ -9,8 +9,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/netip"
+	"path"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/web"
 )
 
 // Config configures a Server.
@@ -82,6 +85,9 @@ func New(cfg Config) *Server {
 		"/healthz":                     {http.MethodGet: s.health},
 		"/api/qr-code/healthz":         {http.MethodGet: s.health},
 		"/openapi.json":                {http.MethodGet: s.openAPI},
+		"/":                            {http.MethodGet: page("index.html")},
+		"/style.css":                   {http.MethodGet: page("style.css")},
+		"/app.js":                      {http.MethodGet: page("app.js")},
 	}
 	return s
 }
@@ -209,4 +215,34 @@ func (d discovery) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Type", d.contentType)
 	w.Write(d.body)
+}
+
+// page serves one of the web page's files (package web), with a content security policy that
+// lets the page reach nothing but this service.
+func page(name string) http.HandlerFunc {
+	body, err := web.Files.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	contentType := mime.TypeByExtension(path.Ext(name))
+	if name == "index.html" {
+		contentType = "text/html; charset=utf-8"
+	}
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "+
+			"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		h.Set("Content-Type", contentType)
+		w.Write(body)
+	}
 }
