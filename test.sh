@@ -25,6 +25,9 @@ fi
 step "go test (main module)"
 go test -count=1 ./...
 
+step "MCP: the running server driven by the official MCP Inspector CLI"
+bash scripts/mcp-inspector.sh
+
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers"
 go test -count=1 -race -run 'Concurrent' ./qr
 go test -count=1 -race ./internal/... ./cmd/...
