@@ -62,6 +62,7 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/mcp/server-card", "getServerCard"},
 	{http.MethodGet, "/.well-known/mcp.json", "getServerCardWellKnown"},
 	{http.MethodGet, "/.well-known/ai-catalog.json", "getAiCatalog"},
+	{http.MethodGet, "/readyz", "readyz"},
 	{http.MethodGet, "/", "getPage"},
 	{http.MethodGet, "/style.css", "getPageStyle"},
 	{http.MethodGet, "/app.js", "getPageScript"},

@@ -26,6 +26,7 @@ import (
 // serveConfig is what serve's flags set.
 type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
+	redisURL                                 string
 	rateLimit, maxActive, maxQueue           int
 	shutdownTimeout                          time.Duration
 	mcpAllowAnyHost                          bool
@@ -39,6 +40,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.baseURL, "base-url", "", "public `URL` of the service, such as https://qr.example.com, that image_url and svg_url start with (default: the scheme and host of each request)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `addresses` or CIDR prefixes of reverse proxies whose X-Forwarded-For, -Proto and -Host are believed")
 	fs.IntVar(&c.rateLimit, "rate-limit", 60, "codes a `minute` each caller may make; 0 turns the limit off")
+	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
@@ -149,7 +151,15 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	}
 	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, MaxActive: c.maxActive,
 		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost}
-	if c.rateLimit > 0 {
+	switch {
+	case c.rateLimit > 0 && c.redisURL != "":
+		rl, err := ratelimit.NewRedis(c.redisURL, c.rateLimit, logger)
+		if err != nil {
+			return fail("--redis-url: %v", err)
+		}
+		defer rl.Close()
+		cfg.Limiter = rl
+	case c.rateLimit > 0:
 		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
 	}
 	srv := &http.Server{
@@ -165,7 +175,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if err != nil {
 		return fail("%v", err)
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit)
+	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "")
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
@@ -83,6 +84,7 @@ func New(cfg Config) *Server {
 		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
 		"/api/qr-code.svg":             {http.MethodGet: get(api.RouteSVG)},
 		"/healthz":                     {http.MethodGet: s.health},
+		"/readyz":                      {http.MethodGet: s.ready},
 		"/api/qr-code/healthz":         {http.MethodGet: s.health},
 		"/openapi.json":                {http.MethodGet: s.openAPI},
 		"/":                            {http.MethodGet: page("index.html")},
@@ -151,6 +153,36 @@ func allowed(methods map[string]http.HandlerFunc) string {
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, api.Health{OK: true})
+}
+
+// Readiness is the answer of /readyz: the service is up (ok), and how its rate limiter's
+// backend fares. It is 200 even when the backend is down, since requests are then served
+// without a limit (fail open).
+type Readiness struct {
+	OK        bool   `json:"ok"`
+	RateLimit string `json:"rate_limit"` // off, memory or redis
+	Backend   string `json:"backend"`    // up or down
+}
+
+// pinger is a limiter whose backend can be checked.
+type pinger interface{ Ping(context.Context) error }
+
+// ready answers /readyz.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	out := Readiness{OK: true, RateLimit: "off", Backend: "up"}
+	if s.cfg.Limiter != nil {
+		out.RateLimit = "memory"
+	}
+	if p, ok := s.cfg.Limiter.(pinger); ok {
+		out.RateLimit = "redis"
+		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+		defer cancel()
+		if p.Ping(ctx) != nil {
+			out.Backend = "down"
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, out)
 }
 
 // openAPI serves the OpenAPI document.

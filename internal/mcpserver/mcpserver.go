@@ -103,9 +103,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	r.Format = api.FormatPNG
 	if t.cfg.Limiter != nil {
 		d, err := t.cfg.Limiter.Allow(ctx, req.Extra.Header.Get(CallerHeader))
-		if err != nil {
-			t.cfg.Logger.Error("rate limiter failed; call let through", "error", err)
-		} else if !d.Allowed {
+		if err == nil && !d.Allowed { // on an error, fail open (the limiter logs it)
 			return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
 				"more than %d codes a minute", d.Limit)), nil
 		}

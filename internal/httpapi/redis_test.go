@@ -1,0 +1,81 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
+)
+
+// redisLimiter returns a Redis limiter of limit a minute on the test Redis
+// (BANANAQR_TEST_REDIS_URL), or skips; in CI a missing Redis fails the test.
+func redisLimiter(t *testing.T, url string, limit int) *ratelimit.Redis {
+	t.Helper()
+	if url == "" {
+		url = os.Getenv("BANANAQR_TEST_REDIS_URL")
+	}
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("BANANAQR_TEST_REDIS_URL is not set, and CI must run the Redis tests")
+		}
+		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run the Redis tests")
+	}
+	r, err := ratelimit.NewRedis(url, limit, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestReplicasShareBudget runs two servers, each with its own Redis limiter on the same Redis:
+// 60 codes across both succeed, and the 61st gets 429 from either.
+func TestReplicasShareBudget(t *testing.T) {
+	a := newTestServer(t, Config{Limiter: redisLimiter(t, "", 60), TrustedProxies: loopback})
+	b := newTestServer(t, Config{Limiter: redisLimiter(t, "", 60), TrustedProxies: loopback})
+	n := time.Now().UnixNano()
+	caller := map[string]string{"X-Forwarded-For": fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)}
+	for i := range 60 {
+		ts := []*testServer{a, b}[i%2]
+		if r := ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller); r.status != http.StatusOK {
+			t.Fatalf("code %d: %d", i+1, r.status)
+		}
+	}
+	for _, ts := range []*testServer{a, b} {
+		ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+	}
+	var ready Readiness
+	json.Unmarshal(a.get(t, "/readyz").body, &ready)
+	if ready != (Readiness{OK: true, RateLimit: "redis", Backend: "up"}) {
+		t.Errorf("/readyz %+v", ready)
+	}
+}
+
+// TestRedisDown serves with a Redis that does not answer: codes are made (fail open), /healthz
+// is fine and /readyz says the backend is down.
+func TestRedisDown(t *testing.T) {
+	if os.Getenv("BANANAQR_TEST_REDIS_URL") == "" && os.Getenv("CI") == "" {
+		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL to run the Redis tests")
+	}
+	ts := newTestServer(t, Config{Limiter: redisLimiter(t, "redis://127.0.0.1:1/0", 1)})
+	for range 5 {
+		if r := ts.get(t, "/api/qr-code.svg?text=x"); r.status != http.StatusOK {
+			t.Fatalf("Redis down: %d", r.status)
+		}
+	}
+	if r := ts.get(t, "/healthz"); r.status != http.StatusOK {
+		t.Fatalf("/healthz: %d", r.status)
+	}
+	var ready Readiness
+	r := ts.get(t, "/readyz")
+	json.Unmarshal(r.body, &ready)
+	if r.status != http.StatusOK || ready != (Readiness{OK: true, RateLimit: "redis", Backend: "down"}) {
+		t.Errorf("/readyz %d %+v", r.status, ready)
+	}
+}
