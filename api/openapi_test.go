@@ -63,6 +63,7 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/.well-known/mcp.json", "getServerCardWellKnown"},
 	{http.MethodGet, "/.well-known/ai-catalog.json", "getAiCatalog"},
 	{http.MethodGet, "/readyz", "readyz"},
+	{http.MethodGet, "/metrics", "metrics"},
 	{http.MethodGet, "/", "getPage"},
 	{http.MethodGet, "/style.css", "getPageStyle"},
 	{http.MethodGet, "/app.js", "getPageScript"},

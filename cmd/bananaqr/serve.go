@@ -26,7 +26,7 @@ import (
 // serveConfig is what serve's flags set.
 type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
-	redisURL                                 string
+	redisURL, metricsAddr                    string
 	rateLimit, maxActive, maxQueue           int
 	shutdownTimeout                          time.Duration
 	mcpAllowAnyHost                          bool
@@ -42,6 +42,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.rateLimit, "rate-limit", 60, "codes a `minute` each caller may make; 0 turns the limit off")
 	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the service's")
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
@@ -150,7 +151,8 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
 	}
 	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, MaxActive: c.maxActive,
-		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost}
+		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
+		OwnMetricsPort: c.metricsAddr != ""}
 	switch {
 	case c.rateLimit > 0 && c.redisURL != "":
 		rl, err := ratelimit.NewRedis(c.redisURL, c.rateLimit, logger)
@@ -162,8 +164,9 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	case c.rateLimit > 0:
 		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
 	}
+	service := httpapi.New(cfg)
 	srv := &http.Server{
-		Handler:           httpapi.New(cfg).Handler(),
+		Handler:           service.Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -179,8 +182,20 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	done := make(chan error, 1)
+	done := make(chan error, 2)
 	go func() { done <- srv.Serve(ln) }()
+	if c.metricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", service.MetricsHandler())
+		metricsSrv := &http.Server{Addr: c.metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		mln, err := net.Listen("tcp", c.metricsAddr)
+		if err != nil {
+			return fail("--metrics-addr: %v", err)
+		}
+		logger.Info("metrics listening", "addr", mln.Addr().String())
+		go func() { done <- metricsSrv.Serve(mln) }()
+		defer metricsSrv.Close()
+	}
 	select {
 	case err := <-done:
 		return fail("%v", err)

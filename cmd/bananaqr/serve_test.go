@@ -37,7 +37,7 @@ func TestServeFlags(t *testing.T) {
 	if code := run([]string{"serve", "--help"}, nil, io.Discard, &help); code != 0 {
 		t.Fatalf("serve --help: exit %d", code)
 	}
-	for _, f := range []string{"addr", "base-url", "trusted-proxies", "rate-limit", "log-format", "max-active", "max-queue", "shutdown-timeout", "mcp-allow-any-host", "redis-url"} {
+	for _, f := range []string{"addr", "base-url", "trusted-proxies", "rate-limit", "log-format", "max-active", "max-queue", "shutdown-timeout", "mcp-allow-any-host", "redis-url", "metrics-addr"} {
 		if !strings.Contains(help.String(), "--"+f+" ") || !strings.Contains(help.String(), envName(f)) {
 			t.Errorf("--help lacks --%s or %s:\n%s", f, envName(f), help.String())
 		}

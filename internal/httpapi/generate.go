@@ -62,37 +62,31 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
 	h.Set("Cache-Control", "private, no-store")
-	if s.cfg.Limiter == nil {
-		return true
+	d, ok := s.admitCaller(r.Context(), s.caller(r))
+	if d.Limit > 0 {
+		h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
+		h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+		h.Set("RateLimit-Reset", strconv.Itoa(int((d.Reset+time.Second-1)/time.Second)))
 	}
-	d, err := s.cfg.Limiter.Allow(r.Context(), s.caller(r))
-	if err != nil { // the shared store is down: serve rather than refuse everyone (the limiter logs it)
-		return true
-	}
-	h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(int((d.Reset+time.Second-1)/time.Second)))
-	if !d.Allowed {
+	if !ok {
 		h.Set("Retry-After", "60")
 		s.writeError(w, r, api.NewError(api.CodeRateLimited, "",
 			"Wait the seconds Retry-After says; do not retry in a tight loop.",
 			"more than %d codes a minute", d.Limit))
 	}
-	return d.Allowed
+	return ok
 }
 
 // make makes the code of req and writes it as req.Format says.
 func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) {
-	if err := s.acquire(r.Context()); err != nil {
-		if errors.Is(err, errOverloaded) {
-			w.Header().Set("Retry-After", "1")
-			s.writeError(w, r, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting"))
-		}
-		return // the client is gone
-	}
-	res, err := generate.Code(req)
-	s.release()
+	res, err := s.generateCode(r.Context(), req)
 	if err != nil {
+		if r.Context().Err() != nil {
+			return // the client is gone
+		}
+		if api.ErrorOf(err).Code == api.CodeOverloaded {
+			w.Header().Set("Retry-After", "1")
+		}
 		s.writeError(w, r, err)
 		return
 	}

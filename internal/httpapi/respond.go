@@ -132,6 +132,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		if _, ok := s.routes[route]; !ok {
 			route = "(unknown)"
 		}
+		s.metrics.observeRequest(route, rec.status, rec.Header().Get("X-QR-Format"))
 		s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
 			slog.Int("bytes", rec.bytes), slog.Duration("duration", time.Since(start)), slog.String("request_id", id))

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/web"
@@ -41,6 +42,9 @@ type Config struct {
 	Logger *slog.Logger
 	// OpenAPI is the document served at /openapi.json.
 	OpenAPI []byte
+	// OwnMetricsPort leaves /metrics off the service's routes, for MetricsHandler on a port of
+	// its own.
+	OwnMetricsPort bool
 	// MCPAllowAnyHost turns off the MCP SDK's DNS-rebinding protection (see
 	// mcpserver.Config.DisableLocalhostProtection), for a reverse proxy on the same machine.
 	MCPAllowAnyHost bool
@@ -49,6 +53,7 @@ type Config struct {
 // Server answers the API's requests; its Handler is safe for concurrent use.
 type Server struct {
 	cfg     Config
+	metrics *metrics
 	active  chan struct{} // a token per code being made
 	waiting atomic.Int64  // requests waiting for a token
 	routes  map[string]map[string]http.HandlerFunc
@@ -66,11 +71,11 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, active: make(chan struct{}, cfg.MaxActive)}
+	s := &Server{cfg: cfg, metrics: newMetrics(), active: make(chan struct{}, cfg.MaxActive)}
 	get := func(route api.Route) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
 	}
-	mcpHandler := mcpserver.Handler(mcpserver.Config{Limiter: cfg.Limiter, Acquire: s.acquire, Release: s.release,
+	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.admitCaller, Generate: s.generateCode,
 		DisableLocalhostProtection: cfg.MCPAllowAnyHost, Logger: cfg.Logger})
 	card := discovery{"application/mcp-server-card+json", mcpserver.Card(cfg.BaseURL)}
 	catalog := discovery{"application/ai-catalog+json", mcpserver.Catalog(cfg.BaseURL)}
@@ -90,6 +95,10 @@ func New(cfg Config) *Server {
 		"/":                            {http.MethodGet: page("index.html")},
 		"/style.css":                   {http.MethodGet: page("style.css")},
 		"/app.js":                      {http.MethodGet: page("app.js")},
+	}
+	if !cfg.OwnMetricsPort {
+		metricsHandler := s.MetricsHandler()
+		s.routes["/metrics"] = map[string]http.HandlerFunc{http.MethodGet: metricsHandler.ServeHTTP}
 	}
 	return s
 }
@@ -200,6 +209,7 @@ var errOverloaded = errors.New("httpapi: too many requests waiting")
 func (s *Server) acquire(ctx context.Context) error {
 	select {
 	case s.active <- struct{}{}:
+		s.metrics.inFlight.Inc()
 		return nil
 	default:
 	}
@@ -210,13 +220,53 @@ func (s *Server) acquire(ctx context.Context) error {
 	defer s.waiting.Add(-1)
 	select {
 	case s.active <- struct{}{}:
+		s.metrics.inFlight.Inc()
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-func (s *Server) release() { <-s.active }
+func (s *Server) release() {
+	s.metrics.inFlight.Dec()
+	<-s.active
+}
+
+// generateCode makes the code of req within the bound on simultaneous work, timing it; the
+// HTTP and MCP edges both come through here.
+func (s *Server) generateCode(ctx context.Context, req *api.Request) (*generate.Result, error) {
+	if err := s.acquire(ctx); err != nil {
+		if errors.Is(err, errOverloaded) {
+			return nil, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
+		}
+		return nil, err
+	}
+	start := time.Now()
+	res, err := generate.Code(req)
+	s.release()
+	if err == nil {
+		s.metrics.observeGeneration(string(req.Format), time.Since(start))
+	}
+	return res, err
+}
+
+// admitCaller counts a request of caller against its budget: false when over it. When the
+// limiter's backend fails the request goes on (fail open; the limiter logs it) and the failure
+// is counted.
+func (s *Server) admitCaller(ctx context.Context, caller string) (ratelimit.Decision, bool) {
+	if s.cfg.Limiter == nil {
+		return ratelimit.Decision{}, true
+	}
+	d, err := s.cfg.Limiter.Allow(ctx, caller)
+	if err != nil {
+		s.metrics.limiterErrors.Inc()
+		return ratelimit.Decision{}, true
+	}
+	if !d.Allowed {
+		s.metrics.rateLimited.Inc()
+	}
+	return d, d.Allowed
+}
 
 // mcp serves /mcp with h, the MCP SDK's handler, telling the tool who calls and where the
 // service is (over any such header the client sent).

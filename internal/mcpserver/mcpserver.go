@@ -35,10 +35,11 @@ const Version = "1.6.0"
 
 // Config configures the MCP edge.
 type Config struct {
-	Limiter ratelimit.Limiter // the budget shared with the HTTP API; nil for none
-	// Acquire and Release bound the codes made at once, with the HTTP API's bound.
-	Acquire func(context.Context) error
-	Release func()
+	// Admit counts a call of caller against the budget it shares with the HTTP API: false
+	// when over it, with the decision.
+	Admit func(ctx context.Context, caller string) (ratelimit.Decision, bool)
+	// Generate makes a code within the HTTP API's bound on simultaneous work.
+	Generate func(context.Context, *api.Request) (*generate.Result, error)
 	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
 	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
 	// on the same machine.
@@ -101,18 +102,11 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		return toolError(err), nil
 	}
 	r.Format = api.FormatPNG
-	if t.cfg.Limiter != nil {
-		d, err := t.cfg.Limiter.Allow(ctx, req.Extra.Header.Get(CallerHeader))
-		if err == nil && !d.Allowed { // on an error, fail open (the limiter logs it)
-			return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
-				"more than %d codes a minute", d.Limit)), nil
-		}
+	if d, ok := t.cfg.Admit(ctx, req.Extra.Header.Get(CallerHeader)); !ok {
+		return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
+			"more than %d codes a minute", d.Limit)), nil
 	}
-	if err := t.cfg.Acquire(ctx); err != nil {
-		return toolError(api.NewError(api.CodeOverloaded, "", "Retry in a second.", "too many requests are waiting")), nil
-	}
-	res, err := generate.Code(&r)
-	t.cfg.Release()
+	res, err := t.cfg.Generate(ctx, &r)
 	if err != nil {
 		var e *api.Error
 		var p *payload.Error
