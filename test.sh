@@ -28,6 +28,9 @@ go test -count=1 ./...
 step "MCP: the running server driven by the official MCP Inspector CLI"
 bash scripts/mcp-inspector.sh
 
+step "web page: end-to-end in headless Chromium"
+node e2e/run.mjs
+
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers"
 go test -count=1 -race -run 'Concurrent' ./qr
 go test -count=1 -race ./internal/... ./cmd/...
@@ -40,6 +43,11 @@ step "bench module: tests, and every benchmark once"
 # input (go.dev/issue/75804, fixed in Go 1.27).
 step "fuzz the encoder: ${FUZZTIME:-20000x} inputs"
 go test ./qr -run '^$' -fuzz '^FuzzEncode$' -fuzztime "${FUZZTIME:-20000x}" -fuzzminimizetime 5s
+
+step "fuzz the request readers (query string, JSON body): ${PAYLOAD_FUZZTIME:-50000x} inputs each"
+for target in FuzzFromQuery FuzzDecodeJSON; do
+	go test ./api -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
+done
 
 step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-50000x} inputs each"
 for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText; do

@@ -28,7 +28,7 @@ type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
 	redisURL, metricsAddr                    string
 	rateLimit, maxActive, maxQueue           int
-	shutdownTimeout                          time.Duration
+	shutdownTimeout, readHeaderTimeout       time.Duration
 	mcpAllowAnyHost                          bool
 }
 
@@ -46,6 +46,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 5*time.Second, "how long a client may take to send a request's headers (slow clients are cut off)")
 	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
@@ -167,7 +168,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	service := httpapi.New(cfg)
 	srv := &http.Server{
 		Handler:           service.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: c.readHeaderTimeout,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,

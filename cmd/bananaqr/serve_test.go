@@ -37,7 +37,7 @@ func TestServeFlags(t *testing.T) {
 	if code := run([]string{"serve", "--help"}, nil, io.Discard, &help); code != 0 {
 		t.Fatalf("serve --help: exit %d", code)
 	}
-	for _, f := range []string{"addr", "base-url", "trusted-proxies", "rate-limit", "log-format", "max-active", "max-queue", "shutdown-timeout", "mcp-allow-any-host", "redis-url", "metrics-addr"} {
+	for _, f := range []string{"addr", "base-url", "trusted-proxies", "rate-limit", "log-format", "max-active", "max-queue", "shutdown-timeout", "mcp-allow-any-host", "redis-url", "metrics-addr", "read-header-timeout"} {
 		if !strings.Contains(help.String(), "--"+f+" ") || !strings.Contains(help.String(), envName(f)) {
 			t.Errorf("--help lacks --%s or %s:\n%s", f, envName(f), help.String())
 		}
@@ -55,7 +55,8 @@ func TestServeShutdown(t *testing.T) {
 	addrs := make(chan net.Addr, 1)
 	exit := make(chan int, 1)
 	var log bytes.Buffer
-	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second}
+	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second,
+		readHeaderTimeout: 5 * time.Second}
 	go func() { exit <- runServer(ctx, c, &syncWriter{w: &log}, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 

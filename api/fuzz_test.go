@@ -1,0 +1,67 @@
+package api
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// checkDecoded checks what a decoder returned: a request within the limits, or a typed error with
+// a code, a status, a message and a hint.
+func checkDecoded(t *testing.T, in string, r Request, err error) {
+	if err != nil {
+		var e *Error
+		var p *payload.Error
+		switch {
+		case errors.As(err, &e):
+			if e.Code == "" || e.Status < 400 || e.Message == "" || e.Hint == "" {
+				t.Fatalf("%q: error %+v", in, e)
+			}
+		case errors.As(err, &p):
+			if p.Code == "" || p.Hint == "" {
+				t.Fatalf("%q: error %+v", in, p)
+			}
+		default:
+			t.Fatalf("%q: untyped error %v", in, err)
+		}
+		return
+	}
+	if r.Size < MinSize || r.Size > MaxSize || r.Margin < 0 || r.Margin > MaxMargin || formats[string(r.Format)] != r.Format {
+		t.Fatalf("%q: request out of range: %+v", in, r)
+	}
+}
+
+// FuzzFromQuery: reading any query string never panics, and gives a request within the limits
+// or a typed error.
+func FuzzFromQuery(f *testing.F) {
+	for _, s := range []string{"url=example.com", "text=a&size=2048&margin=0&format=png&download=1", "type=wifi&ssid=x",
+		"size=1&size=2", "x=%zz", "text=%FF", "color=12345g&logo=banana&ecc=H&corners=rounded", "data=a&type=text"} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, query string, route uint8) {
+		r, err := FromQuery(query, Route(route%4))
+		checkDecoded(t, query, r, err)
+	})
+}
+
+// FuzzDecodeJSON: reading any body never panics, and gives a request within the limits or a
+// typed error.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"type":"url","url":"example.com"}`, `{"type":"wifi","ssid":"x","password":"hunter22","hidden":true}`,
+		`{"text":"a","size":1024.0}`, `{"text":"a\ud800"}`, `{"a":1} {}`, `[]`, `{"size":"1"}`, `{"margin":-1}`, `{"download":true,"format":"png"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, err := DecodeJSON(body)
+		checkDecoded(t, string(body), r, err)
+		if err == nil { // what decodes, builds or fails with a typed error
+			if _, err := payload.Build(&r.Payload); err != nil {
+				var p *payload.Error
+				if !errors.As(err, &p) {
+					t.Fatalf("%q: %v", body, err)
+				}
+			}
+		}
+	})
+}
