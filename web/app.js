@@ -1,1 +1,728 @@
-// The page's script (being built).
+// bananaqr's page: a live preview of the code the form describes, made by this service's own
+// API (POST /api/qr-code, so that Wi-Fi passwords and contacts never go into a URL), downloads,
+// and the API's errors shown beside the field they concern. No framework, no build step, no
+// request to anyone but this service.
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+
+  const DEBOUNCE_MS = 300;
+  const API = '/api/qr-code';
+  const MAX_TEXT = 2048;
+  const DEFAULT_STYLE = { color: '7B260F', background: 'FFFFFF', size: 1024, corners: 'square', logo: false, ecc: 'M', margin: 4 };
+
+  // The payload types: what the page calls them, what the empty preview asks for, and whether
+  // the API treats them as private (never echoed, never in a URL).
+  const TYPES = {
+    url: { label: 'Link', article: 'a link', prompt: 'Type a link to see its code.', private: false },
+    text: { label: 'Text', article: 'a text', prompt: 'Type some text to see its code.', private: false },
+    wifi: { label: 'Wi-Fi network', article: 'a Wi-Fi network', prompt: 'Fill in the network name and password to see the code.', private: true, secret: 'The network name and password are' },
+    vcard: { label: 'Contact (vCard)', article: 'a contact card', prompt: 'Type the contact’s name to see the code.', private: true, secret: 'The contact’s details are' },
+    email: { label: 'E-mail', article: 'an e-mail', prompt: 'Type the address to write to, to see the code.', private: true, secret: 'The address and the message are' },
+    sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', private: true, secret: 'The number and the message are' },
+  };
+
+  // Request fields and their older aliases, to find the control an error names.
+  const STYLE_FIELDS = ['color', 'background', 'size', 'margin', 'ecc', 'corners', 'logo'];
+  const ALIASES = { encryption: 'security', title: 'jobTitle', firstName: 'name', lastName: 'name', body: 'message' };
+
+  const form = $('qr-form');
+  const preview = $('preview');
+  const statusEl = $('status');
+  const frame = $('qr-frame');
+  const img = $('preview-img');
+  const announcer = $('announcer');
+
+  const state = {
+    timer: 0,
+    controller: null,
+    seq: 0,
+    shownKey: null, // the request (JSON) whose code is shown
+    imageURL: null, // the blob: URL of the preview
+    cooldownUntil: 0,
+    cooldownTimer: 0,
+    eccChoice: 'M', // the level chosen before the banana forced H
+    cache: new Map(), // request → JSON response, the last few, so that going back costs no request
+  };
+
+  // ---------------------------------------------------------------------------------------
+  // Reading the form
+
+  const currentType = () => form.elements.namedItem('type').value || 'url';
+
+  // collect returns the request the form describes (without format), the required controls
+  // still empty, and the controls whose value cannot be sent as it is.
+  function collect() {
+    const type = currentType();
+    const body = { type };
+    const missing = [];
+    const invalid = [];
+    for (const el of $('panel-' + type).querySelectorAll('[data-field]')) {
+      const name = el.dataset.field;
+      if (el.type === 'radio') {
+        if (el.checked) body[name] = el.value;
+        continue;
+      }
+      if (el.type === 'checkbox') {
+        if (el.checked) body[name] = true;
+        continue;
+      }
+      if (el.disabled) continue;
+      const blank = type === 'text' ? el.value === '' : el.value.trim() === '';
+      if (blank && (el.hasAttribute('data-required') || el.hasAttribute('data-required-unless-open'))) missing.push(el);
+      if (!blank) body[name] = el.value;
+    }
+    if (type === 'wifi' && body.security === 'nopass') delete body.password;
+
+    body.color = $('style-color').value.trim();
+    body.background = $('style-background').value.trim();
+    const size = $('style-size');
+    if (size.value === '' || !Number.isFinite(Number(size.value))) {
+      invalid.push({ el: size, message: 'Size is not a number', hint: 'Give the size as a whole number from 128 to 2048.' });
+    } else {
+      body.size = Number(size.value);
+    }
+    body.corners = form.elements.namedItem('corners').value || 'square';
+    const banana = $('style-logo').checked;
+    body.logo = banana ? 'banana' : 'none';
+    if (!banana) body.ecc = form.elements.namedItem('ecc').value || 'M';
+    body.margin = Number($('style-margin').value);
+    return { type, body, missing, invalid };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The live preview
+
+  // schedule updates the preview after the user stops typing for a moment.
+  function schedule(delay = DEBOUNCE_MS) {
+    clearTimeout(state.timer);
+    if (!cooling()) setBusy(true);
+    state.timer = setTimeout(update, delay);
+  }
+
+  async function update() {
+    clearTimeout(state.timer);
+    if (cooling()) return; // the countdown calls update when it ends
+    const { type, body, missing, invalid } = collect();
+    clearErrors();
+    if (invalid.length) {
+      abortPending();
+      for (const e of invalid) showFieldError(e.el, e.message, e.hint);
+      setState('error', `Not updated: ${invalid[0].message.toLowerCase()}.`);
+      return;
+    }
+    if (missing.length) {
+      abortPending();
+      showEmpty(promptFor(type, missing));
+      return;
+    }
+    const key = JSON.stringify(body);
+    if (key === state.shownKey && preview.dataset.state === 'ready') {
+      setBusy(false);
+      return;
+    }
+    const cached = state.cache.get(key);
+    if (cached) {
+      abortPending();
+      showResult(cached, body, key);
+      return;
+    }
+    abortPending();
+    const controller = new AbortController();
+    state.controller = controller;
+    const seq = ++state.seq;
+    setBusy(true);
+    try {
+      const res = await post({ ...body, format: 'json' }, controller.signal);
+      if (seq !== state.seq) return;
+      if (!res.ok) {
+        const err = await readError(res);
+        if (seq !== state.seq) return;
+        handleError(res, err, type);
+        return;
+      }
+      const data = await res.json();
+      if (seq !== state.seq) return;
+      remember(key, data);
+      showResult(data, body, key);
+    } catch (e) {
+      if (e.name === 'AbortError' || seq !== state.seq) return;
+      showGeneralError({ title: 'Cannot reach bananaqr', message: 'The service did not answer: the connection or the server is down.', hint: 'Check the connection, then try again.', retry: true });
+      setState('error', 'The service did not answer.');
+    } finally {
+      if (seq === state.seq) {
+        setBusy(false);
+        state.controller = null;
+      }
+    }
+  }
+
+  function post(body, signal) {
+    return fetch(API, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: body.format === 'json' ? 'application/json' : '*/*' },
+      body: JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+  }
+
+  function abortPending() {
+    state.seq++;
+    if (state.controller) state.controller.abort();
+    state.controller = null;
+    setBusy(false);
+  }
+
+  function remember(key, data) {
+    state.cache.set(key, data);
+    if (state.cache.size > 24) state.cache.delete(state.cache.keys().next().value);
+  }
+
+  function promptFor(type, missing) {
+    if (type === 'wifi') {
+      const names = missing.map((el) => (el.id === 'wifi-ssid' ? 'the network name' : 'the password'));
+      return `Fill in ${names.join(' and ')} to see the code.`;
+    }
+    return TYPES[type].prompt;
+  }
+
+  function setBusy(busy) {
+    frame.setAttribute('aria-busy', busy ? 'true' : 'false');
+  }
+
+  function setState(name, status) {
+    preview.dataset.state = name;
+    if (status !== undefined) statusEl.textContent = status;
+    const ready = name === 'ready';
+    if (!ready && name !== 'empty' && img.hidden) {
+      $('qr-empty-text').textContent = name === 'limited' ? 'Your code appears here when the countdown ends.' : 'Your code appears here once the message above is dealt with.';
+    }
+    $('download-png').disabled = !ready;
+    $('download-svg').disabled = !ready;
+    updatePrivacy();
+  }
+
+  function showEmpty(prompt) {
+    state.shownKey = null;
+    img.hidden = true;
+    $('qr-empty').hidden = false;
+    $('qr-empty-text').textContent = prompt;
+    $('meta').hidden = true;
+    $('warnings').hidden = true;
+    $('share').hidden = true;
+    preview.dataset.payloadType = '';
+    setState('empty', prompt);
+  }
+
+  function showResult(data, body, key) {
+    const type = data.payload_type;
+    const info = TYPES[type] || { label: type, article: 'a ' + type, private: data.payload === null };
+    state.shownKey = key;
+
+    const blobURL = URL.createObjectURL(new Blob([data.svg], { type: 'image/svg+xml' }));
+    const old = state.imageURL;
+    state.imageURL = blobURL;
+    img.src = blobURL;
+    if (old) setTimeout(() => URL.revokeObjectURL(old), 1000);
+    img.alt = data.payload !== null ? `QR code: ${clip(data.payload, 200)}` : `QR code for ${info.article}`;
+    img.hidden = false;
+    $('qr-empty').hidden = true;
+
+    $('meta-type').textContent = info.label;
+    setMeta('meta-version', String(data.version), `${data.modules} × ${data.modules} modules`);
+    let eccNote = `recovers about ${{ L: 7, M: 15, Q: 25, H: 30 }[data.ecc]}%`;
+    if (data.logo === 'banana') eccNote = 'the banana needs it';
+    else if (body.ecc && body.ecc !== data.ecc) eccNote = `raised from ${body.ecc} at no cost`;
+    setMeta('meta-ecc', data.ecc, eccNote);
+    setMeta('meta-size', `${data.size} × ${data.size} px`, `${data.module_px} px a module, quiet zone ${data.margin}`);
+    const payloadRow = $('meta-payload-row');
+    if (data.payload !== null) {
+      $('meta-payload').textContent = clip(data.payload, 280);
+      payloadRow.hidden = false;
+    } else {
+      payloadRow.hidden = true;
+    }
+    $('meta').hidden = false;
+
+    const warnings = $('warnings');
+    warnings.replaceChildren(...(data.warnings || []).map((w) => {
+      const li = document.createElement('li');
+      const b = document.createElement('strong');
+      b.textContent = 'Heads up: ';
+      li.append(b, sentence(w.message));
+      return li;
+    }));
+    warnings.hidden = warnings.children.length === 0;
+
+    const share = data.image_url !== null;
+    $('share').hidden = !share;
+    if (share) {
+      $('share-image-url').value = data.image_url;
+      $('share-markdown').value = data.markdown;
+    } else {
+      $('share-image-url').value = '';
+      $('share-markdown').value = '';
+    }
+    preview.dataset.payloadType = type;
+    setState('ready', `Ready: ${info.article} code, version ${data.version}, error correction ${data.ecc}.`);
+  }
+
+  // clip shortens a long payload for display: its start, and how long it is.
+  function clip(text, max) {
+    const chars = [...text];
+    return chars.length <= max ? text : `${chars.slice(0, max).join('')}… (${chars.length.toLocaleString('en')} characters)`;
+  }
+
+  function setMeta(id, main, sub) {
+    const dd = $(id);
+    const value = document.createElement('span');
+    value.className = 'value';
+    value.textContent = main;
+    const small = document.createElement('span');
+    small.className = 'sub';
+    small.textContent = sub;
+    dd.replaceChildren(value, small);
+  }
+
+  // The private note shows for the private types whatever the preview's state: the promise
+  // holds before the first code too.
+  function updatePrivacy() {
+    const type = currentType();
+    const priv = TYPES[type].private;
+    $('private-note').hidden = !priv;
+    if (priv) $('share').hidden = true;
+    if (priv) {
+      $('private-note-text').textContent = `${TYPES[type].secret} made into the image in memory and forgotten: nothing is stored, and they never go into a link, a header or a log. So there is no link to share: download the image instead.`;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Errors
+
+  async function readError(res) {
+    let err = null;
+    try {
+      err = await res.json();
+    } catch {
+      err = null;
+    }
+    if (!err || typeof err.message !== 'string') {
+      err = { code: 'HTTP_' + res.status, message: `the service answered ${res.status} ${res.statusText}`.trim(), hint: '' };
+    }
+    return err;
+  }
+
+  // handleError shows an error of the API: beside its field when one is at fault, else in the
+  // general area; 429 and 503 start a countdown that retries when it ends.
+  function handleError(res, err, type) {
+    if (res.status === 429 || res.status === 503) {
+      startCooldown(retryAfter(res.headers.get('Retry-After')), err, res.status);
+      return;
+    }
+    const field = res.status === 400 ? errorField(err, type) : null;
+    const el = field && controlFor(field, type);
+    if (el && !el.closest('[hidden]')) {
+      showFieldError(el, sentence(err.message), err.hint);
+      setState('error', `Not updated: ${err.message}.`);
+      return;
+    }
+    const titles = { 400: 'The service refused this code', 413: 'Too long for a QR code', 415: 'The request was not JSON', 422: 'This does not fit in a QR code' };
+    showGeneralError({ title: titles[res.status] || 'Something went wrong on the service’s side', message: err.message, hint: err.hint, retry: res.status >= 500 });
+    setState('error', `Not updated: ${err.message}.`);
+  }
+
+  // errorField returns the request field an error concerns. The error object names no field,
+  // but its message starts with it ("password has 5 characters…", "size 5000 is out of range…",
+  // "color #FFFFFF on background…"); the code decides where the message does not.
+  function errorField(err, type) {
+    const word = (/^[A-Za-z]+/.exec(err.message || '') || [''])[0];
+    if (err.code === 'LOW_CONTRAST') return 'color';
+    if (word && (STYLE_FIELDS.includes(word) || ALIASES[word] || document.getElementById(`${type}-${word}`))) return word;
+    const message = err.message || '';
+    switch (err.code) {
+      case 'INVALID_URL': return type === 'vcard' ? 'website' : 'url';
+      case 'INVALID_SSID': return 'ssid';
+      case 'INVALID_PASSWORD': return 'password';
+      case 'INVALID_SECURITY': return 'security';
+      case 'INVALID_EMAIL': return type === 'email' ? 'to' : 'email';
+      case 'INVALID_PHONE': return 'phone';
+      case 'INVALID_COLOR': return /background/.test(message) ? 'background' : 'color';
+      case 'INVALID_VALUE': return STYLE_FIELDS.find((f) => message.includes(f)) || null;
+      default: return null;
+    }
+  }
+
+  function controlFor(field, type) {
+    if (type === 'email' && field === 'email') field = 'to';
+    if (type === 'vcard' && field === 'url') field = 'website';
+    field = ALIASES[field] || field;
+    if (STYLE_FIELDS.includes(field)) return $('style-' + field);
+    return document.getElementById(`${type}-${field}`);
+  }
+
+  // sentence makes an API message read as a sentence: a capital, and SSID/URL as people write
+  // them.
+  function sentence(message) {
+    let s = String(message || '');
+    s = s.replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title');
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  function showFieldError(el, message, hint) {
+    const id = el.id + '-error';
+    let p = $(id);
+    if (!p) {
+      p = document.createElement('p');
+      p.id = id;
+      p.className = 'field-error';
+      (el.closest('.field') || el.parentElement).append(p);
+    }
+    const strong = document.createElement('strong');
+    strong.textContent = message;
+    p.replaceChildren(strong, hint || '');
+    el.setAttribute('aria-invalid', 'true');
+    const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
+    if (!ids.includes(id)) el.setAttribute('aria-describedby', [...ids, id].join(' '));
+  }
+
+  function clearErrors() {
+    for (const p of document.querySelectorAll('.field-error')) {
+      const el = $(p.id.replace(/-error$/, ''));
+      if (el) {
+        el.removeAttribute('aria-invalid');
+        const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((x) => x && x !== p.id);
+        if (ids.length) el.setAttribute('aria-describedby', ids.join(' '));
+        else el.removeAttribute('aria-describedby');
+      }
+      p.remove();
+    }
+    if (!cooling()) hideGeneralError();
+  }
+
+  function showGeneralError({ title, message, hint, retry = false, countdown = '' }) {
+    $('form-error-title').textContent = title;
+    $('form-error-message').textContent = sentence(message);
+    $('form-error-message').hidden = !message;
+    $('form-error-hint').textContent = hint || '';
+    $('form-error-hint').hidden = !hint;
+    $('form-error-countdown').textContent = countdown;
+    $('form-error-countdown').hidden = !countdown;
+    $('form-error-retry').hidden = !retry;
+    $('form-error').hidden = false;
+  }
+
+  function hideGeneralError() {
+    $('form-error').hidden = true;
+  }
+
+  // retryAfter reads Retry-After: seconds, or an HTTP date; 60 when absent.
+  function retryAfter(value) {
+    if (value && /^\d+$/.test(value.trim())) return Math.max(1, parseInt(value, 10));
+    const date = value ? Date.parse(value) : NaN;
+    if (!Number.isNaN(date)) return Math.max(1, Math.ceil((date - Date.now()) / 1000));
+    return 60;
+  }
+
+  const cooling = () => state.cooldownUntil > Date.now();
+
+  function startCooldown(seconds, err, status) {
+    abortPending();
+    clearInterval(state.cooldownTimer);
+    state.cooldownUntil = Date.now() + seconds * 1000;
+    const title = status === 429 ? 'Too many codes this minute' : 'The service is busy';
+    const render = () => {
+      const left = Math.max(0, Math.ceil((state.cooldownUntil - Date.now()) / 1000));
+      const hint = status === 429
+        ? 'The limit keeps the service free for everyone. Nothing is lost: the preview updates by itself when the countdown ends.'
+        : err.hint;
+      showGeneralError({ title, message: err.message, hint, countdown: `Trying again in ${left} s…` });
+      return left;
+    };
+    render();
+    setState('limited', `${title}. The preview tries again by itself in ${seconds} seconds.`);
+    state.cooldownTimer = setInterval(() => {
+      if (render() > 0) return;
+      clearInterval(state.cooldownTimer);
+      state.cooldownUntil = 0;
+      hideGeneralError();
+      update();
+    }, 1000);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Downloads and copies
+
+  async function download(format, button) {
+    if (cooling()) return;
+    const { body, missing, invalid } = collect();
+    if (missing.length || invalid.length) return;
+    button.disabled = true;
+    try {
+      const res = await post({ ...body, format, download: true });
+      if (!res.ok) {
+        handleError(res, await readError(res), body.type);
+        return;
+      }
+      const blob = await res.blob();
+      const name = filename(res.headers.get('Content-Disposition')) || `qr-${body.type}.${format}`;
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      a.hidden = true;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 30000);
+      announce(`Saved ${name}.`);
+    } catch {
+      showGeneralError({ title: 'Cannot reach bananaqr', message: 'The download failed: the service did not answer.', hint: 'Check the connection, then try again.' });
+    } finally {
+      button.disabled = preview.dataset.state !== 'ready';
+    }
+  }
+
+  // filename reads the filename of a Content-Disposition header, keeping it to a safe name.
+  function filename(header) {
+    const m = /filename="?([^";]+)"?/i.exec(header || '');
+    if (!m) return '';
+    const name = m[1].replace(/[^\w.-]/g, '_');
+    return name && !name.startsWith('.') ? name : '';
+  }
+
+  async function copy(button) {
+    const source = $(button.dataset.copy);
+    const text = 'value' in source ? source.value : source.textContent;
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch {
+      // Not a secure context (plain HTTP on another host), or no permission: select and copy.
+      const ta = document.createElement('textarea');
+      ta.value = text;
+      ta.setAttribute('readonly', '');
+      ta.className = 'sr-only';
+      document.body.append(ta);
+      ta.select();
+      try {
+        ok = document.execCommand('copy');
+      } catch {
+        ok = false;
+      }
+      ta.remove();
+    }
+    const label = button.querySelector('.copy-text');
+    label.textContent = ok ? 'Copied' : 'Press Ctrl+C';
+    button.classList.toggle('copied', ok);
+    if (!ok && 'select' in source) source.select();
+    announce(ok ? 'Copied to the clipboard.' : 'Copying failed; the text is selected, press Ctrl+C.');
+    clearTimeout(button.resetTimer);
+    button.resetTimer = setTimeout(() => {
+      label.textContent = 'Copy';
+      button.classList.remove('copied');
+    }, 1800);
+  }
+
+  function announce(text) {
+    announcer.textContent = '';
+    setTimeout(() => { announcer.textContent = text; }, 50);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The controls
+
+  function showPanel(type) {
+    for (const panel of document.querySelectorAll('.type-panel')) panel.hidden = panel.dataset.type !== type;
+    updatePrivacy();
+  }
+
+  const HEX = /^#?([0-9a-fA-F]{6})$/;
+
+  function syncColor(name, from) {
+    const text = $('style-' + name);
+    const picker = $(`style-${name}-picker`);
+    if (from === 'picker') {
+      text.value = picker.value.toUpperCase();
+    } else {
+      const m = HEX.exec(text.value.trim());
+      if (m) picker.value = '#' + m[1].toLowerCase();
+    }
+    showContrast();
+  }
+
+  function luminance(hex) {
+    const lin = (v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    const n = parseInt(hex, 16);
+    return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  }
+
+  // showContrast tells the WCAG contrast of the colours, which the service wants at 3:1 or
+  // more with the colour darker than the background.
+  function showContrast() {
+    const fg = HEX.exec($('style-color').value.trim());
+    const bg = HEX.exec($('style-background').value.trim());
+    const el = $('contrast');
+    for (const p of document.querySelectorAll('.preset')) {
+      p.setAttribute('aria-pressed', String(!!(fg && bg && p.dataset.color === fg[1].toUpperCase() && p.dataset.background === bg[1].toUpperCase())));
+    }
+    if (!fg || !bg) {
+      el.textContent = 'Colours are six hexadecimal digits, such as #7B260F.';
+      el.classList.remove('bad');
+      return;
+    }
+    const lf = luminance(fg[1]);
+    const lb = luminance(bg[1]);
+    const ratio = (Math.max(lf, lb) + 0.05) / (Math.min(lf, lb) + 0.05);
+    const good = lf < lb && ratio >= 3;
+    el.textContent = good
+      ? `Contrast ${ratio.toFixed(1)}:1, good for scanners (3:1 or more, colour darker than the background).`
+      : lf >= lb
+        ? `The colour must be darker than the background: many scanners cannot read light on dark.`
+        : `Contrast ${ratio.toFixed(1)}:1 is too faint: scanners need 3:1 or more.`;
+    el.classList.toggle('bad', !good);
+  }
+
+  function setSecurity() {
+    const security = form.elements.namedItem('security').value;
+    const password = $('wifi-password');
+    const open = security === 'nopass';
+    password.disabled = open;
+    $('wifi-password-toggle').disabled = open;
+    $('wifi-password-help').textContent = open
+      ? 'An open network has no password.'
+      : security === 'WEP'
+        ? 'WEP: 5, 13 or 16 characters, or 10, 26, 32 or 58 hexadecimal digits. It goes into the code only.'
+        : 'WPA: 8 to 63 characters. It goes into the code only: never into a link, a log or storage.';
+  }
+
+  function setBanana() {
+    const banana = $('style-logo').checked;
+    const radios = [...form.querySelectorAll('input[name="ecc"]')];
+    if (banana) {
+      state.eccChoice = form.elements.namedItem('ecc').value || state.eccChoice;
+      for (const r of radios) {
+        r.checked = r.value === 'H';
+        r.disabled = true;
+      }
+      $('style-ecc-help').textContent = 'H while the banana is on: it covers part of the code, which H recovers.';
+    } else {
+      for (const r of radios) {
+        r.disabled = false;
+        r.checked = r.value === state.eccChoice;
+      }
+      $('style-ecc-help').textContent = 'How much of the code may be dirty or covered and still scan. Higher needs more modules.';
+    }
+  }
+
+  function setMarginOutput() {
+    const m = $('style-margin').value;
+    $('style-margin-out').textContent = `${m} module${m === '1' ? '' : 's'}`;
+  }
+
+  function countText() {
+    const n = [...$('text-text').value].length;
+    const counter = $('text-text-count');
+    counter.textContent = `${n.toLocaleString('en')} / ${MAX_TEXT.toLocaleString('en')}`;
+    counter.classList.toggle('over', n > MAX_TEXT);
+  }
+
+  function resetStyle() {
+    $('style-color').value = '#' + DEFAULT_STYLE.color;
+    $('style-background').value = '#' + DEFAULT_STYLE.background;
+    syncColor('color', 'text');
+    syncColor('background', 'text');
+    $('style-size').value = DEFAULT_STYLE.size;
+    $('style-size-range').value = DEFAULT_STYLE.size;
+    for (const r of form.querySelectorAll('input[name="corners"]')) r.checked = r.value === DEFAULT_STYLE.corners;
+    $('style-logo').checked = DEFAULT_STYLE.logo;
+    state.eccChoice = DEFAULT_STYLE.ecc;
+    setBanana();
+    $('style-margin').value = DEFAULT_STYLE.margin;
+    setMarginOutput();
+    schedule(0);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Wiring
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    update();
+  });
+
+  form.addEventListener('input', (e) => {
+    const t = e.target;
+    if (t.readOnly) return;
+    switch (t.id) {
+      case 'style-color-picker': syncColor('color', 'picker'); break;
+      case 'style-background-picker': syncColor('background', 'picker'); break;
+      case 'style-color': syncColor('color', 'text'); break;
+      case 'style-background': syncColor('background', 'text'); break;
+      case 'style-size-range': $('style-size').value = t.value; break;
+      case 'style-size':
+        if (t.value !== '') $('style-size-range').value = t.value;
+        break;
+      case 'style-margin': setMarginOutput(); break;
+      case 'style-logo': setBanana(); break;
+      case 'text-text': countText(); break;
+      default: break;
+    }
+    if (t.name === 'type') showPanel(t.value);
+    if (t.name === 'security') setSecurity();
+    if (t.name === 'ecc') state.eccChoice = t.value;
+    // Discrete choices answer at once; typing and dragging wait for a pause.
+    schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : DEBOUNCE_MS);
+  });
+  // Some browsers fire only change for radios and checkboxes.
+  form.addEventListener('change', (e) => {
+    if ((e.target.type === 'radio' || e.target.type === 'checkbox') && e.target.name === 'type') showPanel(currentType());
+  });
+
+  $('wifi-password-toggle').addEventListener('click', (e) => {
+    const button = e.currentTarget;
+    const input = $('wifi-password');
+    const show = input.type === 'password';
+    input.type = show ? 'text' : 'password';
+    button.setAttribute('aria-pressed', String(show));
+    button.querySelector('.reveal-text').textContent = show ? 'Hide' : 'Show';
+  });
+
+  for (const preset of document.querySelectorAll('.preset')) {
+    preset.addEventListener('click', () => {
+      $('style-color').value = '#' + preset.dataset.color;
+      $('style-background').value = '#' + preset.dataset.background;
+      syncColor('color', 'text');
+      syncColor('background', 'text');
+      schedule(0);
+    });
+  }
+
+  $('style-reset').addEventListener('click', resetStyle);
+  $('download-png').addEventListener('click', (e) => download('png', e.currentTarget));
+  $('download-svg').addEventListener('click', (e) => download('svg', e.currentTarget));
+  $('form-error-retry').addEventListener('click', () => {
+    state.shownKey = null;
+    update();
+  });
+  for (const button of document.querySelectorAll('button.copy')) button.addEventListener('click', () => copy(button));
+
+  // The examples name this service's own address.
+  for (const el of document.querySelectorAll('.origin')) el.textContent = location.origin;
+
+  // Start from what the form holds (a reload keeps typed values in some browsers).
+  showPanel(currentType());
+  setSecurity();
+  setBanana();
+  setMarginOutput();
+  countText();
+  syncColor('color', 'text');
+  syncColor('background', 'text');
+  update();
+})();

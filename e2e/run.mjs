@@ -1,0 +1,502 @@
+#!/usr/bin/env node
+// End-to-end tests of the web page in headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core from package.json). It builds bananaqr, starts it on a free loopback port
+// (and a second one with --rate-limit 2), and checks, printing a line per check:
+//   1. each payload type: fill the form, wait for the live preview, download the PNG and read it
+//      back with zbarimg to the exact payload; the SVG download is an SVG;
+//   2. an invalid value (a 5-character WPA password) shows the API's hint in the element the
+//      field's aria-describedby names, with aria-invalid="true";
+//   3. the Wi-Fi password and SSID are in no request URL the page makes;
+//   4. no request leaves 127.0.0.1 during the whole run (data: and blob: URLs aside);
+//   5. the layout at 360 and 1280 px: full-page screenshots (light and dark) into $E2E_ARTIFACTS
+//      (default a new temporary folder), no horizontal overflow at 360 px, side by side at 1280;
+//   6. a 429 shows a countdown from Retry-After;
+// and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
+//
+// Usage: npm ci && node e2e/run.mjs   (test.sh runs it)
+// Without /usr/bin/chromium, node_modules/playwright-core or zbarimg it prints SKIPPED and exits
+// 0, unless CI is set: then it fails.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = '/usr/bin/chromium';
+const started = Date.now();
+
+function unavailable(reason) {
+  if (process.env.CI) {
+    console.error(`FAIL: ${reason}; CI must provide it (.ci/run installs chromium and zbar-tools, and runs npm ci)`);
+    process.exit(1);
+  }
+  console.log(`SKIPPED: ${reason}`);
+  process.exit(0);
+}
+
+if (!fs.existsSync(CHROMIUM)) unavailable(`${CHROMIUM} is missing (apt-get install chromium)`);
+if (!fs.existsSync(path.join(root, 'node_modules', 'playwright-core', 'package.json'))) {
+  unavailable('node_modules/playwright-core is missing (npm ci)');
+}
+try {
+  execFileSync('zbarimg', ['--version'], { stdio: 'ignore' });
+} catch {
+  unavailable('zbarimg is missing (apt-get install zbar-tools)');
+}
+
+const require = createRequire(path.join(root, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-e2e-'));
+const artifacts = process.env.E2E_ARTIFACTS || fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-e2e-artifacts-'));
+fs.mkdirSync(artifacts, { recursive: true });
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+const servers = [];
+
+// startServer starts `bananaqr serve` on a free loopback port and resolves to its base URL,
+// read from the first JSON log line ({"msg":"listening","addr":"127.0.0.1:NNNN"}).
+function startServer(bin, ...flags) {
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-format', 'json', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = { proc, log: '' };
+  servers.push(server);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bananaqr serve did not log that it listens within 10 s: ${server.log}`)), 10000);
+    let found = false;
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (chunk) => {
+      if (server.log.length < 200000) server.log += chunk; // drained either way, so the server never blocks
+      if (found) return;
+      const nl = server.log.indexOf('\n');
+      if (nl < 0) return;
+      found = true;
+      clearTimeout(timer);
+      try {
+        const line = JSON.parse(server.log.slice(0, nl));
+        if (line.msg !== 'listening' || !/^127\.0\.0\.1:\d+$/.test(line.addr)) throw new Error('not a listening line');
+        resolve(`http://${line.addr}`);
+      } catch (e) {
+        reject(new Error(`the server's first log line is not {"msg":"listening","addr":"127.0.0.1:…"}: ${server.log.slice(0, nl)}`));
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      if (!found) reject(new Error(`bananaqr serve exited ${code}: ${server.log}`));
+    });
+  });
+}
+
+function stopServers() {
+  for (const s of servers) if (s.proc.exitCode === null) s.proc.kill('SIGTERM');
+}
+process.on('exit', stopServers);
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+let failures = 0;
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const detail = await fn();
+    console.log(`ok: ${name}${detail ? ` — ${detail}` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failures++;
+    console.log(`FAIL: ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+
+// zbar reads a PNG with zbarimg: the raw bytes of the one symbol, without the newline zbarimg
+// appends.
+function zbar(file) {
+  const out = execFileSync('zbarimg', ['--raw', '-q', file], { stdio: ['ignore', 'pipe', 'pipe'] }); // stderr: its D-Bus chatter
+  assert.equal(out[out.length - 1], 0x0a, 'zbarimg output ends in a newline');
+  return out.subarray(0, out.length - 1);
+}
+
+// waitReady waits until the preview shows the code of the form as it is now.
+async function waitReady(page, type) {
+  await page.waitForFunction((t) => {
+    const p = document.getElementById('preview');
+    return p.dataset.state === 'ready' && p.dataset.payloadType === t &&
+      document.getElementById('qr-frame').getAttribute('aria-busy') === 'false' && !document.getElementById('preview-img').hidden;
+  }, type, { timeout: 10000 });
+}
+
+async function chooseType(page, type) {
+  await page.locator(`label.seg:has(#type-${type})`).click();
+  await page.locator(`#panel-${type}`).waitFor({ state: 'visible' });
+}
+
+// download clicks a download button and returns the saved file and its suggested name.
+async function download(page, button, file) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 10000 }), page.click(button)]);
+  await dl.saveAs(file);
+  return dl.suggestedFilename();
+}
+
+const TYPES = [
+  {
+    type: 'url',
+    fill: async (page) => page.fill('#url-url', 'example.com'),
+    want: 'https://example.com',
+    public: true,
+  },
+  {
+    type: 'text',
+    fill: async (page) => page.fill('#text-text', 'Bananas are berries 🍌\nStrawberries are not.'),
+    want: 'Bananas are berries 🍌\nStrawberries are not.',
+    public: true,
+  },
+  {
+    type: 'wifi',
+    fill: async (page) => {
+      await page.fill('#wifi-ssid', 'Lab Net');
+      await page.fill('#wifi-password', 'hunter22');
+    },
+    want: 'WIFI:T:WPA;S:Lab Net;P:hunter22;;',
+  },
+  {
+    type: 'vcard',
+    fill: async (page) => {
+      await page.fill('#vcard-name', 'Anna Müller');
+      await page.fill('#vcard-organization', 'Banana Lab');
+      await page.fill('#vcard-phone', '+49 30 123456');
+      await page.fill('#vcard-email', 'anna@example.com');
+    },
+    want: 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Müller;Anna;;;\r\nFN:Anna Müller\r\nORG:Banana Lab\r\nTEL:+49 30 123456\r\nEMAIL:anna@example.com\r\nEND:VCARD\r\n',
+  },
+  {
+    type: 'email',
+    fill: async (page) => {
+      await page.fill('#email-to', 'anna@example.com');
+      await page.fill('#email-subject', 'Hello');
+      await page.fill('#email-message', 'See you!');
+    },
+    want: 'mailto:anna@example.com?subject=Hello&body=See%20you%21',
+  },
+  {
+    type: 'sms',
+    fill: async (page) => {
+      await page.fill('#sms-phone', '+1 555 123 4567');
+      await page.fill('#sms-message', 'Meet at 10:30');
+    },
+    want: 'SMSTO:+15551234567:Meet at 10:30',
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+let browser;
+try {
+  const bin = path.join(tmp, 'bananaqr');
+  execFileSync('go', ['build', '-o', bin, './cmd/bananaqr'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = await startServer(bin, '--rate-limit', '0');
+  console.log(`bananaqr serve listens on ${base}; screenshots in ${artifacts}`);
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
+  });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+
+  // Every request any page makes, for checks 3 and 4; CSP violations and script errors.
+  const requests = [];
+  const problems = [];
+  context.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() || '' }));
+  const watch = (page) => {
+    page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of (400|413|429)/.test(m.text())) {
+        problems.push(`console: ${m.text()}`);
+      }
+    });
+  };
+  context.on('page', watch);
+
+  const page = await context.newPage();
+  await page.goto(base + '/');
+
+  await check('the page loads: title, header, tagline, a link to /openapi.json, the MCP URL of this origin', async () => {
+    assert.match(await page.title(), /bananaqr/);
+    assert.equal((await page.textContent('h1')).trim(), 'bananaqr 🍌');
+    assert.match(await page.textContent('.tagline'), /QR codes that scan, for links, Wi-Fi, contacts and more — nothing stored/);
+    assert.ok(await page.locator('a[href="/openapi.json"]').count() > 0, 'a link to /openapi.json');
+    assert.equal((await page.textContent('#ex-mcp')).trim(), `claude mcp add --transport http bananaqr ${base}/mcp`);
+    assert.equal(await page.getAttribute('#status', 'aria-live'), 'polite');
+  });
+
+  await check('every control has a label', async () => {
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, textarea, select, button')]
+      .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !(el.tagName === 'BUTTON' && el.textContent.trim()))
+      .map((el) => el.id || el.outerHTML.slice(0, 80)));
+    assert.deepEqual(unlabelled, []);
+  });
+
+  // 1, 2, 3: each type; the Wi-Fi password's error and where it may not go.
+  for (const t of TYPES) {
+    await check(`${t.type}: the preview follows the form; the PNG download reads back with zbarimg as ${JSON.stringify(t.want)}; the SVG download is an SVG; ${t.public ? 'the image link copies' : 'no link, a private note'}`, async () => {
+      const from = requests.length;
+      await chooseType(page, t.type);
+      await t.fill(page);
+      await waitReady(page, t.type);
+      assert.match(await page.getAttribute('#preview-img', 'src'), /^blob:/);
+      const version = Number(await page.textContent('#meta-version .value'));
+      assert.ok(version >= 1 && version <= 40, `version ${version}`);
+      assert.match(await page.textContent('#meta-ecc .value'), /^[LMQH]$/);
+      assert.equal(await page.textContent('#meta-size .value'), '1024 × 1024 px');
+
+      const png = path.join(tmp, `${t.type}.png`);
+      assert.equal(await download(page, '#download-png', png), `qr-${t.type}.png`);
+      assert.deepEqual(fs.readFileSync(png).subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'a PNG');
+      const got = zbar(png);
+      assert.equal(got.toString('utf8'), t.want);
+      assert.deepEqual(got, Buffer.from(t.want, 'utf8'));
+
+      const svg = path.join(tmp, `${t.type}.svg`);
+      assert.equal(await download(page, '#download-svg', svg), `qr-${t.type}.svg`);
+      const text = fs.readFileSync(svg, 'utf8');
+      assert.match(text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>/);
+      assert.match(text, /<\/svg>\s*$/);
+
+      // Public codes offer their link and Markdown; private ones say why not.
+      const shareVisible = await page.isVisible('#share');
+      const noteVisible = await page.isVisible('#private-note');
+      if (t.public) {
+        assert.ok(shareVisible && !noteVisible, 'a public code shows the image link and Markdown');
+        const link = await page.inputValue('#share-image-url');
+        assert.ok(link.startsWith(`${base}/api/qr-code.png?`), link);
+        assert.match(await page.inputValue('#share-markdown'), /^!\[.*\]\(http:\/\/127\.0\.0\.1:\d+\/api\/qr-code\.png\?/);
+        assert.equal(await page.textContent('#meta-payload'), t.want);
+        await page.click('button[data-copy="share-image-url"]');
+        await page.waitForFunction(() => document.querySelector('button[data-copy="share-image-url"] .copy-text').textContent === 'Copied');
+        assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the image link is on the clipboard');
+      } else {
+        assert.ok(!shareVisible && noteVisible, 'a private code hides the link and shows the private note');
+        assert.ok(!(await page.isVisible('#meta-payload')), 'a private payload is not echoed');
+      }
+      // The preview and both downloads went as POST bodies.
+      const mine = requests.slice(from).filter((r) => new URL(r.url).pathname === '/api/qr-code');
+      assert.ok(mine.length >= 3 && mine.every((r) => r.method === 'POST'), `POST /api/qr-code only: ${mine.map((r) => r.method).join(', ')}`);
+      return `version ${version}, ${await page.textContent('#meta-type')}`;
+    });
+
+    if (t.type === 'wifi') {
+      await check('wifi: a 5-character WPA password shows the API\'s hint in the element aria-describedby names, with aria-invalid="true"; fixing it clears both', async () => {
+        await page.fill('#wifi-password', 'abcde');
+        await page.waitForSelector('#wifi-password[aria-invalid="true"]', { timeout: 10000 });
+        const described = await page.evaluate(() => document.getElementById('wifi-password').getAttribute('aria-describedby')
+          .split(/\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' | '));
+        assert.match(described, /A WPA password has 8 to 63 characters, or is a key of 64 hexadecimal digits\./);
+        assert.match(described, /Password has 5 characters/);
+        assert.equal(await page.getAttribute('#preview', 'data-state'), 'error');
+        assert.ok(await page.isDisabled('#download-png'), 'no download of a code that cannot be made');
+        assert.ok(!described.includes('abcde'), 'the error does not quote the password');
+        await page.fill('#wifi-password', 'hunter22');
+        await waitReady(page, 'wifi');
+        assert.equal(await page.getAttribute('#wifi-password', 'aria-invalid'), null);
+        assert.ok(!(await page.getAttribute('#wifi-password', 'aria-describedby') || '').includes('error'));
+        return `described by: ${described.replace(/\s+/g, ' ').slice(0, 140)}…`;
+      });
+
+      await check('wifi: the show/hide toggle reveals the password and hides it again', async () => {
+        await page.click('#wifi-password-toggle');
+        assert.equal(await page.getAttribute('#wifi-password', 'type'), 'text');
+        assert.equal(await page.getAttribute('#wifi-password-toggle', 'aria-pressed'), 'true');
+        await page.click('#wifi-password-toggle');
+        assert.equal(await page.getAttribute('#wifi-password', 'type'), 'password');
+      });
+
+      await check('wifi: the password and the SSID appear in no request URL (they travel in POST bodies)', async () => {
+        const secrets = ['hunter22', 'abcde', 'Lab Net', 'Lab%20Net', 'Lab+Net'];
+        const leaks = requests.filter((r) => secrets.some((s) => r.url.includes(s) || decodeURIComponent(r.url).includes(s)));
+        assert.deepEqual(leaks.map((r) => r.url), []);
+        const bodies = requests.filter((r) => r.method === 'POST' && r.body.includes('"password":"hunter22"'));
+        assert.ok(bodies.length >= 3, 'the password went in POST bodies (preview and downloads)');
+        return `${requests.length} requests so far, none with them in the URL; ${bodies.length} POST bodies carry the password`;
+      });
+    }
+  }
+
+  await check('style: banana on forces error correction H (disabled); a low-contrast colour shows the API\'s hint beside the colour', async () => {
+    await chooseType(page, 'url');
+    await page.locator('label.switch').click();
+    await waitReady(page, 'url');
+    assert.ok(await page.isChecked('input[name="ecc"][value="H"]'));
+    assert.ok(await page.isDisabled('input[name="ecc"][value="M"]'));
+    assert.equal(await page.textContent('#meta-ecc .value'), 'H');
+    assert.match(await page.inputValue('#share-image-url'), /logo=banana/);
+    await page.locator('label.switch').click();
+    await waitReady(page, 'url');
+    assert.ok(await page.isChecked('input[name="ecc"][value="M"]'));
+    await page.fill('#style-color', '#DDDDDD');
+    await page.waitForSelector('#style-color[aria-invalid="true"]', { timeout: 10000 });
+    const described = await page.evaluate(() => document.getElementById('style-color').getAttribute('aria-describedby')
+      .split(/\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' '));
+    assert.match(described, /contrast ratio/i);
+    assert.equal(await page.inputValue('#style-color-picker'), '#dddddd', 'the picker follows the hex field');
+    await page.click('.preset[data-color="7B260F"][data-background="FFFFFF"]');
+    await waitReady(page, 'url');
+    assert.equal(await page.getAttribute('#style-color', 'aria-invalid'), null);
+    await page.fill('#style-size', '5000');
+    await page.waitForSelector('#style-size[aria-invalid="true"]', { timeout: 10000 });
+    assert.match(await page.textContent('#style-size-error'), /128 to 2048/);
+    await page.fill('#style-size', '1024');
+    await waitReady(page, 'url');
+  });
+
+  await check('keyboard only: arrow keys switch the type, Tab reaches its field, typing updates the preview', async () => {
+    await chooseType(page, 'url');
+    await page.focus('#type-url');
+    await page.keyboard.press('ArrowRight');
+    assert.ok(await page.isChecked('#type-text'));
+    assert.ok(await page.isVisible('#panel-text') && !(await page.isVisible('#panel-url')));
+    assert.ok(await page.evaluate(() => document.getElementById('type-text').matches(':focus-visible')), 'the focused tab shows its focus');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'text-text');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('typed by keyboard');
+    await waitReady(page, 'text');
+    assert.equal(await page.textContent('#meta-payload'), 'typed by keyboard');
+  });
+
+  await check('a text over 2,048 characters: 413 shown in the general error area with its hint; the counter turns red', async () => {
+    await chooseType(page, 'text');
+    await page.fill('#text-text', 'a'.repeat(2049));
+    await page.waitForSelector('#form-error:not([hidden])', { timeout: 10000 });
+    assert.match(await page.textContent('#form-error-title'), /Too long/);
+    assert.match(await page.textContent('#form-error-message'), /2049 characters, more than 2048/);
+    assert.match(await page.textContent('#form-error-hint'), /Shorten the content/);
+    assert.ok(await page.evaluate(() => document.getElementById('text-text-count').classList.contains('over')));
+    await page.screenshot({ path: path.join(artifacts, 'page-1280-413.png') });
+    await page.fill('#text-text', 'short again');
+    await waitReady(page, 'text');
+    assert.ok(await page.isHidden('#form-error'));
+  });
+
+  // 5. Layout.
+  await check('layout: full-page screenshots at 1280 px (light and dark): the form and the preview side by side', async () => {
+    await chooseType(page, 'url');
+    await page.fill('#url-url', 'https://example.com/menu?table=12');
+    await waitReady(page, 'url');
+    await page.screenshot({ path: path.join(artifacts, 'page-1280.png'), fullPage: true });
+    const content = await page.locator('.content-card').boundingBox();
+    const previewBox = await page.locator('.preview-card').boundingBox();
+    assert.ok(previewBox.x > content.x + content.width - 1, 'the preview is right of the form');
+    assert.ok(Math.abs(previewBox.y - content.y) < 2, 'and level with it');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1280));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(artifacts, 'page-1280-dark.png'), fullPage: true });
+    await chooseType(page, 'wifi');
+    await waitReady(page, 'wifi');
+    await page.screenshot({ path: path.join(artifacts, 'page-1280-dark-wifi.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: path.join(artifacts, 'page-1280-wifi.png'), fullPage: true });
+    return 'page-1280.png, page-1280-dark.png, page-1280-wifi.png, page-1280-dark-wifi.png';
+  });
+
+  await check('layout: at 360 px wide nothing overflows horizontally, for every type; stacked form, preview, style; full-page screenshots', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 360, height: 780 });
+    await phone.goto(base + '/');
+    await phone.fill('#url-url', 'example.com');
+    await waitReady(phone, 'url');
+    const widths = {};
+    for (const { type } of TYPES) {
+      await chooseType(phone, type);
+      widths[type] = await phone.evaluate(() => document.documentElement.scrollWidth);
+    }
+    assert.ok(Object.values(widths).every((w) => w <= 360), `scrollWidth by type: ${JSON.stringify(widths)}`);
+    await chooseType(phone, 'url');
+    await waitReady(phone, 'url');
+    const boxes = await Promise.all(['.content-card', '.preview-card', '.style-card'].map((s) => phone.locator(s).boundingBox()));
+    assert.ok(boxes[0].y < boxes[1].y && boxes[1].y < boxes[2].y, 'content, then preview, then style');
+    assert.ok(boxes.every((b) => b.x >= 0 && b.x + b.width <= 360), 'each card within 360 px');
+    await phone.screenshot({ path: path.join(artifacts, 'page-360.png'), fullPage: true });
+    await phone.emulateMedia({ colorScheme: 'dark' });
+    await chooseType(phone, 'wifi');
+    await phone.fill('#wifi-ssid', 'Lab Net');
+    await phone.fill('#wifi-password', 'hunter22');
+    await waitReady(phone, 'wifi');
+    await phone.screenshot({ path: path.join(artifacts, 'page-360-dark-wifi.png'), fullPage: true });
+    await phone.close();
+    return `scrollWidth ${Math.max(...Object.values(widths))} px; page-360.png, page-360-dark-wifi.png`;
+  });
+
+  // 6. Rate limit.
+  await check('429: a countdown from Retry-After, counting down', async () => {
+    const limited = await startServer(bin, '--rate-limit', '2');
+    const p = await context.newPage();
+    const retryAfters = [];
+    p.on('response', (r) => {
+      if (r.status() === 429) retryAfters.push(Number(r.headers()['retry-after']));
+    });
+    await p.goto(limited + '/');
+    // Spend the budget of 2 codes a minute, as another tab would.
+    const statuses = await p.evaluate(async () => {
+      const out = [];
+      for (let i = 0; i < 2; i++) {
+        const r = await fetch('/api/qr-code', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"url","url":"example.com"}' });
+        out.push(r.status);
+      }
+      return out;
+    });
+    assert.deepEqual(statuses, [200, 200]);
+    await p.fill('#url-url', 'example.org');
+    await p.waitForSelector('#form-error-countdown:not([hidden])', { timeout: 10000 });
+    assert.equal(await p.getAttribute('#preview', 'data-state'), 'limited');
+    assert.equal(retryAfters.length, 1, 'one refused request: the page does not retry in a loop');
+    const first = Number((await p.textContent('#form-error-countdown')).match(/Trying again in (\d+) s/)[1]);
+    assert.ok(first <= retryAfters[0] && first >= retryAfters[0] - 2, `countdown ${first} from Retry-After ${retryAfters[0]}`);
+    assert.match(await p.textContent('#form-error'), /Too many codes this minute/);
+    // Typing during the countdown sends nothing.
+    await p.fill('#url-url', 'example.net');
+    await p.waitForTimeout(1300);
+    const second = Number((await p.textContent('#form-error-countdown')).match(/Trying again in (\d+) s/)[1]);
+    assert.ok(second < first, `counts down: ${first} then ${second}`);
+    assert.equal(retryAfters.length, 1, 'no request while counting down');
+    const text = (await p.textContent('#form-error-countdown')).trim();
+    await p.screenshot({ path: path.join(artifacts, 'page-1280-429.png') });
+    await p.close();
+    return `Retry-After ${retryAfters[0]} → "${text}"`;
+  });
+
+  await check('no CSP violation, script error or console error on any page', async () => {
+    assert.deepEqual(problems, []);
+  });
+
+  // 4. Every request stayed on this machine.
+  await check('no request left 127.0.0.1 during the run (data: and blob: aside)', async () => {
+    const outside = requests.filter((r) => {
+      const u = new URL(r.url);
+      return !(u.protocol === 'data:' || u.protocol === 'blob:' || (u.protocol === 'http:' && u.hostname === '127.0.0.1'));
+    });
+    assert.deepEqual(outside.map((r) => r.url), []);
+    const hosts = [...new Set(requests.map((r) => new URL(r.url).protocol === 'http:' ? new URL(r.url).host : new URL(r.url).protocol))];
+    return `${requests.length} requests: ${hosts.join(', ')}`;
+  });
+} catch (e) {
+  failures++;
+  console.log(`FAIL: ${e && e.stack ? e.stack : e}`);
+  for (const s of servers) if (s.log) console.log(`server log:\n${s.log.slice(0, 4000)}`);
+} finally {
+  if (browser) await browser.close();
+  stopServers();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+console.log(`screenshots: ${artifacts}`);
+const took = ((Date.now() - started) / 1000).toFixed(1);
+if (failures) {
+  console.log(`FAIL: ${failures} check(s) failed (${took} s)`);
+  process.exit(1);
+}
+console.log(`PASS: the web page end to end in headless Chromium (${took} s)`);
