@@ -9,6 +9,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render"
 )
@@ -78,12 +81,15 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fg := fs.String("color", render.FormatColor(defaults.Foreground), "image: foreground `colour`, RRGGBB with or without #")
 	bg := fs.String("background", render.FormatColor(defaults.Background), "image: background `colour`, RRGGBB with or without #")
 	corners := fs.String("corners", "square", "image: `shape` of the modules' outer corners, square or rounded")
+	fields := payloadFlags(fs)
 	logo := fs.String("logo", "none", "image: `mark` in the centre, none or banana")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n\n"+
+		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n"+
+			"       bananaqr encode [flags] -type wifi|vcard|email|sms|url|text [-ssid … -password …]\n\n"+
 			"Prints a QR code of text to the terminal, or writes it to an image file with -o.\n"+
 			"Without text, or with \"-\", the text is standard input, less one final line break.\n"+
-			"Several arguments are joined by spaces.\n\n")
+			"Several arguments are joined by spaces. With -type, the payload is built from that\n"+
+			"type's fields as the HTTP API builds it (escaping, validation).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -137,7 +143,17 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	text := strings.Join(fs.Args(), " ")
-	if fs.NArg() == 0 || text == "-" {
+	if *fields.values["type"] != "" {
+		if fs.NArg() > 0 {
+			return usageError("give either a text or -type with its fields, not both")
+		}
+		p, err := fields.build()
+		if err != nil {
+			e := api.ErrorOf(err)
+			return usageError("%s (%s)\n%s", e.Message, e.Code, e.Hint)
+		}
+		text = p.Text
+	} else if fs.NArg() == 0 || text == "-" {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
 		if err != nil {
 			fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
@@ -171,4 +187,56 @@ func version() string {
 		return info.Main.Version
 	}
 	return "devel"
+}
+
+// payloadFieldNames are the API's payload fields that encode takes as flags (-job-title for
+// jobTitle).
+var payloadFieldNames = []string{"type", "url", "text", "ssid", "password", "security", "name", "organization",
+	"jobTitle", "phone", "email", "website", "to", "subject", "message"}
+
+// payloadFields are encode's payload flags; they count only with -type.
+type payloadFields struct {
+	values map[string]*string
+	hidden *bool
+}
+
+// payloadFlags defines the payload flags on fs.
+func payloadFlags(fs *flag.FlagSet) *payloadFields {
+	f := &payloadFields{values: map[string]*string{}}
+	for _, name := range payloadFieldNames {
+		flagName := name
+		if name == "jobTitle" {
+			flagName = "job-title"
+		}
+		usage := "payload: the `" + name + "` field of the type (with -type)"
+		if name == "type" {
+			usage = "build the payload of this `type` from its fields, as the HTTP API does: url, wifi, vcard, email, sms or text"
+		}
+		f.values[name] = fs.String(flagName, "", usage)
+	}
+	f.hidden = fs.Bool("hidden", false, "payload: the Wi-Fi network is hidden (with -type wifi)")
+	return f
+}
+
+// build builds the payload the flags give, through the API's reading of a JSON body and the
+// payload package, so that encode and the service make the same payloads.
+func (f *payloadFields) build() (payload.Payload, error) {
+	body := map[string]any{}
+	for name, v := range f.values {
+		if *v != "" {
+			body[name] = *v
+		}
+	}
+	if *f.hidden {
+		body["hidden"] = true
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return payload.Payload{}, err
+	}
+	r, err := api.DecodeJSON(raw)
+	if err != nil {
+		return payload.Payload{}, err
+	}
+	return payload.Build(&r.Payload)
 }

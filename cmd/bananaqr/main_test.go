@@ -147,3 +147,38 @@ func TestEncodeToFile(t *testing.T) {
 		t.Errorf("too small: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestEncodeTypes builds payloads from -type and its fields, as the HTTP API does.
+func TestEncodeTypes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-type", "wifi", "-ssid", "Lab Net", "-password", "hunter22", "-hidden"}, "WIFI:T:WPA;S:Lab Net;P:hunter22;H:true;;"},
+		{[]string{"-type", "vcard", "-name", "Anna Müller", "-job-title", "CEO"}, "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Müller;Anna;;;\r\nFN:Anna Müller\r\nTITLE:CEO\r\nEND:VCARD\r\n"},
+		{[]string{"-type", "url", "-url", "example.com"}, "https://example.com"},
+		{[]string{"-type", "sms", "-phone", "+1 (555) 123-4567", "-message", "hi"}, "SMSTO:+15551234567:hi"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"encode", "--invert"}, tc.args...), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr.String())
+		}
+		if got := readTerminal(t, stdout.String(), true); got != tc.want {
+			t.Errorf("%v: decoded %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		args    []string
+		message string
+	}{
+		{[]string{"-type", "wifi", "-ssid", "x", "-password", "short"}, "INVALID_PASSWORD"},
+		{[]string{"-type", "url", "-url", "javascript:alert(1)"}, "INVALID_URL"},
+		{[]string{"-type", "text", "-text", "a", "positional"}, "not both"},
+		{[]string{"-type", "fax"}, "INVALID_TYPE"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(append([]string{"encode"}, tc.args...), nil, &bytes.Buffer{}, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.message) {
+			t.Errorf("%v: exit %d, %q", tc.args, code, stderr.String())
+		}
+	}
+}
