@@ -11,14 +11,19 @@ type grid struct {
 	words int
 }
 
-func (g *grid) fill(s *qr.Symbol, pad padding) {
+// fill sets g to the modules of s less those under pad: as bits, and as cells too when
+// withCells (only the outline tracer reads cells; dark and cells are unset otherwise).
+func (g *grid) fill(s *qr.Symbol, pad padding, withCells bool) {
 	g.n = s.Size()
 	w := g.n + 2
-	if cap(g.cells) < w*w {
-		g.cells = make([]uint8, w*w)
+	g.cells = g.cells[:0]
+	if withCells {
+		if cap(g.cells) < w*w {
+			g.cells = make([]uint8, w*w)
+		}
+		g.cells = g.cells[:w*w]
+		clear(g.cells)
 	}
-	g.cells = g.cells[:w*w]
-	clear(g.cells)
 	g.words = (g.n + 63) / 64
 	g.bits = g.bits[:0]
 	for y := range g.n {
@@ -30,9 +35,11 @@ func (g *grid) fill(s *qr.Symbol, pad padding) {
 		if uint(y-pad.first) < uint(pad.side) {
 			clearBits(row, pad.first, pad.first+pad.side)
 		}
-		cells := g.cells[(y+1)*w+1 : (y+1)*w+1+g.n]
-		for x := range cells {
-			cells[x] = uint8(row[x/64] >> (x % 64) & 1)
+		if withCells {
+			cells := g.cells[(y+1)*w+1 : (y+1)*w+1+g.n]
+			for x := range cells {
+				cells[x] = uint8(row[x/64] >> (x % 64) & 1)
+			}
 		}
 	}
 }

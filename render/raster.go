@@ -71,7 +71,7 @@ var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
 
 func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	r.l = *l
-	r.g.fill(s, l.pad)
+	r.g.fill(s, l.pad, false)
 	r.prevInQuiet = false
 	bg, fg := o.Background, o.Foreground
 	r.paletteA[paletteBackground], r.paletteA[paletteForeground] = bg, fg

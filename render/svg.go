@@ -56,7 +56,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = appendColor(dst, o.Foreground)
 	dst = append(dst, `" d="`...)
 	if o.Corners == Rounded {
-		w.g.fill(s, l.pad)
+		w.g.fill(s, l.pad, true)
 		w.t.trace(&w.g, func(c []corner) { dst = appendRoundedOutline(dst, c) })
 	} else {
 		dst = w.r.appendRects(dst, s, l.pad)
