@@ -1,0 +1,247 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/bananaqr/bananaqr/expenses/money"
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+// Group is a group in a list.
+type Group struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Currency  string `json:"currency"`
+	Type      string `json:"type"`
+	CreatedBy string `json:"createdBy"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// Member is a member of a group: Weight is their part of the default split, Registered
+// whether they have an account (otherwise a placeholder).
+type Member struct {
+	Name       string `json:"name"`
+	Registered bool   `json:"registered"`
+	Weight     int64  `json:"weight"`
+}
+
+// GroupDetails is the result of get_group and create_group. DefaultSplit is "equal" when
+// all weights are equal, else "weighted"; members are in join order (the creator first),
+// the order in which leftover minor units are assigned.
+type GroupDetails struct {
+	Group
+	Members      []Member `json:"members"`
+	DefaultSplit string   `json:"defaultSplit"`
+}
+
+// ListGroupsInput is the parameters of list_groups (cursor is an addition to spec 4.8).
+type ListGroupsInput struct {
+	Limit  int    `json:"limit,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// GroupPage is a page of groups.
+type GroupPage struct {
+	Groups     []Group `json:"groups"`
+	NextCursor string  `json:"nextCursor,omitempty"`
+}
+
+func (s *Service) groupOut(ctx context.Context, d *directory, g store.Group) (Group, error) {
+	by, err := d.userName(ctx, g.CreatedBy)
+	if err != nil {
+		return Group{}, err
+	}
+	return Group{ID: g.ID, Name: g.Name, Currency: g.Currency, Type: g.Type, CreatedBy: by, CreatedAt: rfc3339(g.CreatedAt)}, nil
+}
+
+// ListGroups is list_groups: the caller's groups by name.
+func (s *Service) ListGroups(ctx context.Context, c Caller, in ListGroupsInput) (GroupPage, error) {
+	limit, err := checkLimit(in.Limit)
+	if err != nil {
+		return GroupPage{}, err
+	}
+	gs, next, err := s.store.ListGroups(ctx, c.UserID, limit, in.Cursor)
+	if err != nil {
+		return GroupPage{}, toolError(err)
+	}
+	d := s.directory(c)
+	out := GroupPage{Groups: []Group{}, NextCursor: next}
+	for _, g := range gs {
+		o, err := s.groupOut(ctx, d, g)
+		if err != nil {
+			return GroupPage{}, toolError(err)
+		}
+		out.Groups = append(out.Groups, o)
+	}
+	return out, nil
+}
+
+// GetGroupInput is the parameters of get_group: the group's name or id.
+type GetGroupInput struct {
+	Name string `json:"name"`
+}
+
+// GetGroup is get_group.
+func (s *Service) GetGroup(ctx context.Context, c Caller, in GetGroupInput) (GroupDetails, error) {
+	g, err := s.group(ctx, c, in.Name)
+	if err != nil {
+		return GroupDetails{}, toolError(err)
+	}
+	out, err := s.groupDetails(ctx, s.directory(c), g)
+	return out, toolError(err)
+}
+
+func (s *Service) groupDetails(ctx context.Context, d *directory, g store.Group) (GroupDetails, error) {
+	gr, err := s.groupOut(ctx, d, g)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	ms, err := s.store.Members(ctx, g.ID)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	out := GroupDetails{Group: gr, Members: []Member{}, DefaultSplit: "equal"}
+	for _, m := range ms {
+		n, err := d.name(ctx, m.ID)
+		if err != nil {
+			return GroupDetails{}, err
+		}
+		out.Members = append(out.Members, Member{Name: n, Registered: m.UserID != nil, Weight: m.Weight})
+		if m.Weight != ms[0].Weight {
+			out.DefaultSplit = "weighted"
+		}
+	}
+	return out, nil
+}
+
+// CreateGroupInput is the parameters of create_group.
+type CreateGroupInput struct {
+	Name     string   `json:"name"`
+	Currency string   `json:"currency"`
+	Type     string   `json:"type,omitempty"`
+	Members  []string `json:"members,omitempty"`
+}
+
+// CreateGroup is create_group. The caller is the first member. Each member name is a person
+// the caller knows (a friend or a member of one of their groups), else a registered user of
+// that name, who becomes the caller's friend, else a new placeholder person added as the
+// caller's friend. Friends added before a failure of the group itself are kept.
+func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
+	out, err := s.createGroup(ctx, c, in)
+	return out, toolError(err)
+}
+
+func (s *Service) createGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		return GroupDetails{}, invalid("name is required, e.g. \"Trip to Rome\"")
+	}
+	code := strings.TrimSpace(in.Currency)
+	if code == "" {
+		return GroupDetails{}, invalid("currency is required: the group's default ISO 4217 code, such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return GroupDetails{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	same, err := s.store.GroupsByName(ctx, c.UserID, name)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	for _, g := range same {
+		if g.CreatedBy == c.UserID {
+			return GroupDetails{}, invalid("you already have a group named %q (id %s); choose another name", g.Name, g.ID)
+		}
+	}
+	d := s.directory(c)
+	var ids []string
+	for _, raw := range in.Members {
+		n := strings.TrimSpace(raw)
+		if n == "" {
+			return GroupDetails{}, invalid("members: empty name; give each member's name")
+		}
+		if strings.EqualFold(n, "me") {
+			continue
+		}
+		found, err := s.store.FindPeopleByName(ctx, c.UserID, n)
+		if err != nil {
+			return GroupDetails{}, err
+		}
+		if len(found) > 1 {
+			_, err := d.resolve(ctx, "members", n, nil) // the ambiguity error with candidates
+			return GroupDetails{}, err
+		}
+		if len(found) == 1 {
+			ids = append(ids, found[0].ID)
+			continue
+		}
+		var linked *string
+		u, err := s.store.UserByName(ctx, n)
+		switch {
+		case err == nil:
+			if u.ID == c.UserID {
+				continue
+			}
+			linked = &u.ID
+		case !errors.Is(err, store.ErrNotFound):
+			return GroupDetails{}, err
+		}
+		p, err := s.store.AddFriend(ctx, c.UserID, n, linked)
+		if errors.Is(err, store.ErrConflict) && linked != nil {
+			// Already a friend under another name: take the user's person.
+			ids = append(ids, u.PersonID)
+			continue
+		}
+		if err != nil {
+			return GroupDetails{}, err
+		}
+		ids = append(ids, p.ID)
+	}
+	g, err := s.store.CreateGroup(ctx, c.UserID, name, cur.Code(), strings.TrimSpace(in.Type), ids)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	return s.groupDetails(ctx, s.directory(c), g)
+}
+
+// Friend is a friend of the caller, by the name the caller knows them by.
+type Friend struct {
+	Name       string `json:"name"`
+	Registered bool   `json:"registered"`
+}
+
+// Friends is the result of list_friends.
+type Friends struct {
+	Friends []Friend `json:"friends"`
+}
+
+// ListFriends is list_friends.
+func (s *Service) ListFriends(ctx context.Context, c Caller) (Friends, error) {
+	fs, err := s.store.ListFriends(ctx, c.UserID)
+	if err != nil {
+		return Friends{}, toolError(err)
+	}
+	out := Friends{Friends: []Friend{}}
+	for _, f := range fs {
+		out.Friends = append(out.Friends, Friend{Name: f.Name, Registered: f.UserID != nil})
+	}
+	return out, nil
+}
+
+// Me is the result of get_me: the caller's account.
+type Me struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// GetMe is get_me.
+func (s *Service) GetMe(ctx context.Context, c Caller) (Me, error) {
+	u, err := s.store.UserByID(ctx, c.UserID)
+	if err != nil {
+		return Me{}, toolError(err)
+	}
+	return Me{ID: u.ID, Name: u.Name, CreatedAt: rfc3339(u.CreatedAt)}, nil
+}

@@ -1,0 +1,265 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+// engines runs f on SQLite, and on PostgreSQL in a fresh schema when
+// BANANAQR_TEST_POSTGRES_URL is set (copied from expenses/store's tests).
+func engines(t *testing.T, f func(t *testing.T, s *store.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		s, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		f(t, s)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		base := os.Getenv("BANANAQR_TEST_POSTGRES_URL")
+		if base == "" {
+			t.Skip("set BANANAQR_TEST_POSTGRES_URL to run against PostgreSQL")
+		}
+		ctx := context.Background()
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { admin.Close() })
+		var b [6]byte
+		rand.Read(b[:])
+		schema := "t_" + hex.EncodeToString(b[:])
+		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
+		sep := "?"
+		if strings.Contains(base, "?") {
+			sep = "&"
+		}
+		s, err := store.Open(ctx, base+sep+"search_path="+schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		f(t, s)
+	})
+}
+
+func must[T any](v T, err error) func(*testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func wantCode(t *testing.T, err error, code string, contains ...string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Code != code {
+		t.Fatalf("error %v, want code %s", err, code)
+	}
+	for _, c := range contains {
+		if !strings.Contains(e.Message, c) {
+			t.Errorf("message %q does not contain %q", e.Message, c)
+		}
+	}
+}
+
+func splits(e Expense) map[string]string {
+	m := map[string]string{}
+	for _, s := range e.Splits {
+		m[s.Name] = s.Amount
+	}
+	return m
+}
+
+func TestService(t *testing.T) {
+	engines(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC)
+		svc := New(st, func() time.Time { return now })
+		must(st.CreateUser(ctx, "Anna"))(t)
+		must(st.CreateUser(ctx, "Ben"))(t)
+		must(st.CreateUser(ctx, "Dora"))(t)
+
+		// Tokens.
+		tokA := must(svc.IssueToken(ctx, "anna", 0))(t)
+		tokB := must(svc.IssueToken(ctx, "Ben", time.Hour))(t)
+		tokD := must(svc.IssueToken(ctx, "Dora", 0))(t)
+		anna := must(svc.Authenticate(ctx, BearerToken("Bearer "+tokA)))(t)
+		ben := must(svc.Authenticate(ctx, tokB))(t)
+		dora := must(svc.Authenticate(ctx, tokD))(t)
+		if anna.Name != "Anna" || ben.Name != "Ben" {
+			t.Fatalf("callers %+v %+v", anna, ben)
+		}
+		_, err := svc.Authenticate(ctx, "")
+		wantCode(t, err, CodeUnauthorized)
+		unknown, _ := NewToken()
+		_, err = svc.Authenticate(ctx, unknown)
+		wantCode(t, err, CodeUnauthorized)
+		later := New(st, func() time.Time { return now.Add(2 * time.Hour) })
+		_, err = later.Authenticate(ctx, tokB)
+		wantCode(t, err, CodeUnauthorized, "expired")
+		if me := must(svc.GetMe(ctx, anna))(t); me.Name != "Anna" || me.ID != anna.UserID {
+			t.Errorf("GetMe = %+v", me)
+		}
+
+		// Group: Anna, Ben, placeholder Carl.
+		g := must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "eur", Type: "travel", Members: []string{"Ben", "Carl"}}))(t)
+		wantMembers := []Member{{"me", true, 1}, {"Ben", true, 1}, {"Carl", false, 1}}
+		if !reflect.DeepEqual(g.Members, wantMembers) || g.Currency != "EUR" || g.DefaultSplit != "equal" || g.CreatedBy != "me" {
+			t.Errorf("CreateGroup = %+v", g)
+		}
+		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: "trip"}))(t); gb.ID != g.ID || gb.Members[0].Name != "Anna" || gb.Members[1].Name != "me" {
+			t.Errorf("Ben's GetGroup = %+v", gb)
+		}
+		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: g.ID}))(t); gb.Name != "Trip" {
+			t.Errorf("GetGroup by id = %+v", gb)
+		}
+		fr := must(svc.ListFriends(ctx, anna))(t)
+		if !reflect.DeepEqual(fr.Friends, []Friend{{"Ben", true}, {"Carl", false}}) {
+			t.Errorf("ListFriends = %+v", fr)
+		}
+		_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "TRIP", Currency: "EUR"})
+		wantCode(t, err, CodeInvalidInput, "already")
+
+		// Equal default split in join order.
+		e1 := must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Dinner", Amount: "10", Group: "Trip"}))(t)
+		if e1.Amount != "10.00" || e1.Currency != "EUR" || e1.PaidBy != "me" || e1.Date != "2026-03-31" || e1.CreatedBy != "me" || e1.Deleted ||
+			!reflect.DeepEqual(splits(e1), map[string]string{"me": "3.34", "Ben": "3.33", "Carl": "3.33"}) || e1.Group.Name != "Trip" {
+			t.Errorf("AddExpense = %+v", e1)
+		}
+		// Explicit splits, paid by Ben, JPY and KWD.
+		must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Taxi", Amount: "1000", Currency: "JPY", PaidBy: "ben", Group: "Trip",
+			Splits: map[string]json.Number{"me": "700", "Ben": "300"}, Date: "2026-03-30"}))(t)
+		kwd := must(svc.AddExpense(ctx, ben, AddExpenseInput{Title: "Tea", Amount: "0.010", Currency: "KWD", Group: "Trip"}))(t)
+		if !reflect.DeepEqual(splits(kwd), map[string]string{"Anna": "0.004", "me": "0.003", "Carl": "0.003"}) {
+			t.Errorf("KWD splits %+v", kwd.Splits)
+		}
+		// Payment: Ben pays Anna 1.00 EUR.
+		p := must(svc.AddPayment(ctx, ben, AddPaymentInput{Amount: "1", Currency: "EUR", To: "Anna", Description: "cash"}))(t)
+		if p.Amount != "1.00" || p.From != "me" || p.To != "Anna" {
+			t.Errorf("AddPayment = %+v", p)
+		}
+
+		ba := must(svc.GetBalances(ctx, anna))(t)
+		bb := must(svc.GetBalances(ctx, ben))(t)
+		wantA := Balances{
+			Owed:      []BalanceItem{{"Ben", "700", "JPY"}, {"Ben", "0.004", "KWD"}},
+			OwedToYou: []BalanceItem{{"Ben", "2.33", "EUR"}, {"Carl", "3.33", "EUR"}},
+		}
+		if !reflect.DeepEqual(ba, wantA) {
+			t.Errorf("Anna's balances %+v, want %+v", ba, wantA)
+		}
+		// Ben's view mirrors Anna's: what she owes him he is owed, and the other way round.
+		wantB := Balances{
+			Owed:      []BalanceItem{{"Anna", "2.33", "EUR"}},
+			OwedToYou: []BalanceItem{{"Anna", "700", "JPY"}, {"Anna", "0.004", "KWD"}, {"Carl", "0.003", "KWD"}},
+		}
+		if !reflect.DeepEqual(bb, wantB) {
+			t.Errorf("Ben's balances %+v, want %+v", bb, wantB)
+		}
+
+		// Splits that do not add up; unknown and ambiguous names.
+		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR", Group: "Trip",
+			Splits: map[string]json.Number{"me": "5", "Ben": "4.99"}})
+		wantCode(t, err, CodeInvalidInput, "0.01")
+		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR", PaidBy: "Dan", Group: "Trip"})
+		wantCode(t, err, CodeInvalidInput, "Dan", "Ben", "Carl")
+		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR"})
+		wantCode(t, err, CodeInvalidInput, "splits")
+		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10.001", Currency: "EUR", Group: "Trip"})
+		wantCode(t, err, CodeInvalidInput)
+		must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR", Members: []string{"Dora"}}))(t)
+		must(st.AddFriend(ctx, dora.UserID, "Carl", nil))(t)
+		must(svc.CreateGroup(ctx, dora, CreateGroupInput{Name: "Dora's", Currency: "EUR", Members: []string{"Carl", "Anna"}}))(t)
+		_, err = svc.AddPayment(ctx, anna, AddPaymentInput{Amount: "1", Currency: "EUR", To: "Carl"})
+		wantCode(t, err, CodeInvalidInput, "ambiguous", "Trip", "Dora's")
+		// Within a group the name is not ambiguous.
+		must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Bread", Amount: "2", Group: "Trip", Splits: map[string]json.Number{"Carl": "2"}}))(t)
+
+		// Ben is not in Home: cannot see, delete or list its expenses.
+		home := must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Rent", Amount: "900", Group: "Home"}))(t)
+		_, err = svc.GetExpense(ctx, ben, IDInput{home.ID})
+		wantCode(t, err, CodeForbidden)
+		_, err = svc.DeleteExpense(ctx, ben, IDInput{home.ID})
+		wantCode(t, err, CodeForbidden)
+		_, err = svc.GetExpense(ctx, ben, IDInput{"nonexistent"})
+		wantCode(t, err, CodeNotFound)
+		_, err = svc.GetGroup(ctx, ben, GetGroupInput{Name: "Home"})
+		wantCode(t, err, CodeNotFound, "Trip")
+		hg := must(svc.GetGroup(ctx, anna, GetGroupInput{Name: "Home"}))(t)
+		_, err = svc.GetGroup(ctx, ben, GetGroupInput{Name: hg.ID})
+		wantCode(t, err, CodeForbidden)
+		_, err = svc.ListExpenses(ctx, ben, ListExpensesInput{Group: hg.ID})
+		wantCode(t, err, CodeForbidden)
+
+		// Delete then restore leaves balances unchanged.
+		before := must(svc.GetBalances(ctx, anna))(t)
+		del := must(svc.DeleteExpense(ctx, ben, IDInput{e1.ID}))(t)
+		if !del.Deleted || del.DeletedBy != "Ben" && del.DeletedBy != "me" {
+			t.Errorf("deleted %+v", del)
+		}
+		if mid := must(svc.GetBalances(ctx, anna))(t); reflect.DeepEqual(mid, before) {
+			t.Error("delete did not change balances")
+		}
+		_, err = svc.DeleteExpense(ctx, anna, IDInput{e1.ID})
+		wantCode(t, err, CodeInvalidInput, "restore")
+		if r := must(svc.RestoreExpense(ctx, anna, IDInput{e1.ID}))(t); r.Deleted {
+			t.Errorf("restored %+v", r)
+		}
+		if after := must(svc.GetBalances(ctx, anna))(t); !reflect.DeepEqual(after, before) {
+			t.Errorf("balances after restore %+v, want %+v", after, before)
+		}
+
+		// Pagination.
+		var ids []string
+		cursor := ""
+		for i := 0; ; i++ {
+			page := must(svc.ListExpenses(ctx, anna, ListExpensesInput{Limit: 2, Cursor: cursor}))(t)
+			if len(page.Expenses) > 2 || i > 10 {
+				t.Fatalf("page %+v", page)
+			}
+			for _, e := range page.Expenses {
+				ids = append(ids, e.ID)
+			}
+			if page.NextCursor == "" {
+				break
+			}
+			cursor = page.NextCursor
+		}
+		if len(ids) != 5 {
+			t.Errorf("listed %d expenses, want 5", len(ids))
+		}
+		if page := must(svc.ListExpenses(ctx, ben, ListExpensesInput{Group: "Trip"}))(t); len(page.Expenses) != 4 {
+			t.Errorf("Ben's Trip expenses: %d", len(page.Expenses))
+		}
+		_, err = svc.ListExpenses(ctx, anna, ListExpensesInput{Cursor: "garbage"})
+		wantCode(t, err, CodeInvalidInput, "cursor")
+		gp := must(svc.ListGroups(ctx, anna, ListGroupsInput{}))(t)
+		if len(gp.Groups) != 3 {
+			t.Errorf("ListGroups = %+v", gp)
+		}
+	})
+}

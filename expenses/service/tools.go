@@ -1,0 +1,545 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bananaqr/bananaqr/expenses/ledger"
+	"github.com/bananaqr/bananaqr/expenses/money"
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+// Money is an amount in a response: a decimal string with the currency's digits.
+type Money struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// BalanceItem is what is owed between the caller and one person in one currency.
+type BalanceItem struct {
+	Name     string `json:"name"`
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// Balances is the result of get_balances: owed, what the caller owes each person;
+// owedToYou, what each person owes the caller.
+type Balances struct {
+	Owed      []BalanceItem `json:"owed"`
+	OwedToYou []BalanceItem `json:"owedToYou"`
+}
+
+// GroupRef names a group in an expense.
+type GroupRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Split is one person's share of an expense.
+type Split struct {
+	Name   string `json:"name"`
+	Amount string `json:"amount"`
+}
+
+// Expense is an expense as the tools return it.
+type Expense struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Amount    string    `json:"amount"`
+	Currency  string    `json:"currency"`
+	PaidBy    string    `json:"paidBy"`
+	Group     *GroupRef `json:"group,omitempty"`
+	Splits    []Split   `json:"splits"`
+	Date      string    `json:"date"`
+	Recurring bool      `json:"recurring"`
+	CreatedBy string    `json:"createdBy"`
+	CreatedAt string    `json:"createdAt"`
+	Deleted   bool      `json:"deleted"`
+	DeletedAt string    `json:"deletedAt,omitempty"`
+	DeletedBy string    `json:"deletedBy,omitempty"`
+}
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func amountString(minor int64, code string) (string, error) {
+	c, err := money.ParseCurrency(code)
+	if err != nil {
+		return "", err
+	}
+	a, err := money.FromMinor(minor, c)
+	if err != nil {
+		return "", err
+	}
+	return a.String(), nil
+}
+
+func (s *Service) expenseOut(ctx context.Context, d *directory, e store.Expense) (Expense, error) {
+	amt, err := amountString(e.AmountMinor, e.Currency)
+	if err != nil {
+		return Expense{}, err
+	}
+	out := Expense{ID: e.ID, Title: e.Title, Amount: amt, Currency: e.Currency, Date: e.Date,
+		Recurring: e.Recurring, CreatedAt: rfc3339(e.CreatedAt), Deleted: e.DeletedAt != nil, Splits: []Split{}}
+	if out.PaidBy, err = d.name(ctx, e.PaidBy); err != nil {
+		return Expense{}, err
+	}
+	if out.CreatedBy, err = d.userName(ctx, e.CreatedBy); err != nil {
+		return Expense{}, err
+	}
+	if e.GroupID != nil {
+		g, err := s.store.GroupByID(ctx, *e.GroupID)
+		if err != nil {
+			return Expense{}, err
+		}
+		out.Group = &GroupRef{ID: g.ID, Name: g.Name}
+	}
+	for _, sh := range e.Shares {
+		n, err := d.name(ctx, sh.PersonID)
+		if err != nil {
+			return Expense{}, err
+		}
+		a, err := amountString(sh.AmountMinor, e.Currency)
+		if err != nil {
+			return Expense{}, err
+		}
+		out.Splits = append(out.Splits, Split{Name: n, Amount: a})
+	}
+	if e.DeletedAt != nil {
+		out.DeletedAt = rfc3339(*e.DeletedAt)
+		if e.DeletedBy != nil {
+			if out.DeletedBy, err = d.userName(ctx, *e.DeletedBy); err != nil {
+				return Expense{}, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// GetBalances is get_balances: per person and currency, netting expenses and payments,
+// from the caller's view; each list is sorted by currency code, then name.
+func (s *Service) GetBalances(ctx context.Context, c Caller) (Balances, error) {
+	l, err := s.store.LedgerFor(ctx, c.UserID)
+	if err != nil {
+		return Balances{}, toolError(err)
+	}
+	var es []ledger.Expense
+	for _, e := range l.Expenses {
+		cur, err := money.ParseCurrency(e.Currency)
+		if err != nil {
+			return Balances{}, err
+		}
+		amt, err := money.FromMinor(e.AmountMinor, cur)
+		if err != nil {
+			return Balances{}, err
+		}
+		le := ledger.Expense{ID: e.ID, PaidBy: ledger.PersonID(e.PaidBy), Amount: amt,
+			Shares: map[ledger.PersonID]money.Amount{}, Deleted: e.DeletedAt != nil}
+		for _, sh := range e.Shares {
+			a, err := money.FromMinor(sh.AmountMinor, cur)
+			if err != nil {
+				return Balances{}, err
+			}
+			le.Shares[ledger.PersonID(sh.PersonID)] = a
+		}
+		es = append(es, le)
+	}
+	var ps []ledger.Payment
+	for _, p := range l.Payments {
+		cur, err := money.ParseCurrency(p.Currency)
+		if err != nil {
+			return Balances{}, err
+		}
+		amt, err := money.FromMinor(p.AmountMinor, cur)
+		if err != nil {
+			return Balances{}, err
+		}
+		ps = append(ps, ledger.Payment{From: ledger.PersonID(p.From), To: ledger.PersonID(p.To), Amount: amt})
+	}
+	owed, owedToYou, err := ledger.Balances(ledger.PersonID(c.PersonID), es, ps)
+	if err != nil {
+		return Balances{}, err
+	}
+	d := s.directory(c)
+	conv := func(bs []ledger.Balance) ([]BalanceItem, error) {
+		out := []BalanceItem{}
+		for _, b := range bs {
+			n, err := d.name(ctx, string(b.Person))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, BalanceItem{Name: n, Amount: b.Amount.String(), Currency: b.Amount.Currency().Code()})
+		}
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Currency != out[j].Currency {
+				return out[i].Currency < out[j].Currency
+			}
+			return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+		})
+		return out, nil
+	}
+	var out Balances
+	if out.Owed, err = conv(owed); err != nil {
+		return Balances{}, toolError(err)
+	}
+	if out.OwedToYou, err = conv(owedToYou); err != nil {
+		return Balances{}, toolError(err)
+	}
+	return out, nil
+}
+
+// ListExpensesInput is the parameters of list_expenses.
+type ListExpensesInput struct {
+	Limit     int    `json:"limit,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+	Group     string `json:"group,omitempty"`
+	Recurring *bool  `json:"recurring,omitempty"`
+}
+
+// ExpensePage is a page of expenses; NextCursor is "" after the last page.
+type ExpensePage struct {
+	Expenses   []Expense `json:"expenses"`
+	NextCursor string    `json:"nextCursor,omitempty"`
+}
+
+func checkLimit(limit int) (int, error) {
+	if limit < 0 {
+		return 0, invalid("limit must be between 1 and %d (default %d)", store.MaxLimit, store.DefaultLimit)
+	}
+	if limit == 0 {
+		return store.DefaultLimit, nil
+	}
+	return min(limit, store.MaxLimit), nil
+}
+
+// ListExpenses is list_expenses: the expenses the caller may see that are not deleted,
+// newest first. A limit above 100 is cut to 100.
+func (s *Service) ListExpenses(ctx context.Context, c Caller, in ListExpensesInput) (ExpensePage, error) {
+	limit, err := checkLimit(in.Limit)
+	if err != nil {
+		return ExpensePage{}, err
+	}
+	f := store.ExpenseFilter{Recurring: in.Recurring}
+	if strings.TrimSpace(in.Group) != "" {
+		g, err := s.group(ctx, c, in.Group)
+		if err != nil {
+			return ExpensePage{}, toolError(err)
+		}
+		f.GroupID = &g.ID
+	}
+	es, next, err := s.store.ListExpenses(ctx, c.UserID, f, limit, in.Cursor)
+	if err != nil {
+		return ExpensePage{}, toolError(err)
+	}
+	d := s.directory(c)
+	out := ExpensePage{Expenses: []Expense{}, NextCursor: next}
+	for _, e := range es {
+		o, err := s.expenseOut(ctx, d, e)
+		if err != nil {
+			return ExpensePage{}, toolError(err)
+		}
+		out.Expenses = append(out.Expenses, o)
+	}
+	return out, nil
+}
+
+// IDInput is the parameters of get_expense, delete_expense and restore_expense.
+type IDInput struct {
+	ID string `json:"id"`
+}
+
+// expense returns an expense the caller is part of; see the package comment.
+func (s *Service) expense(ctx context.Context, c Caller, id string) (store.Expense, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return store.Expense{}, invalid("id is required: the id of an expense (see list_expenses)")
+	}
+	e, err := s.store.ExpenseForUser(ctx, c.UserID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		if _, err2 := s.store.ExpenseByID(ctx, id); err2 == nil {
+			return store.Expense{}, errorf(CodeForbidden, "expense %s is not shared with you", id)
+		} else if !errors.Is(err2, store.ErrNotFound) {
+			return store.Expense{}, err2
+		}
+		return store.Expense{}, errorf(CodeNotFound, "no expense %s; list_expenses shows your expenses", id)
+	}
+	return e, err
+}
+
+// GetExpense is get_expense: one expense, deleted or not.
+func (s *Service) GetExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	e, err := s.expense(ctx, c, in.ID)
+	if err != nil {
+		return Expense{}, toolError(err)
+	}
+	out, err := s.expenseOut(ctx, s.directory(c), e)
+	return out, toolError(err)
+}
+
+// DeleteExpense is delete_expense: a soft delete, undone by RestoreExpense.
+func (s *Service) DeleteExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	e, err := s.expense(ctx, c, in.ID)
+	if err != nil {
+		return Expense{}, toolError(err)
+	}
+	if e.DeletedAt != nil {
+		return Expense{}, invalid("expense %s is already deleted; restore_expense brings it back", e.ID)
+	}
+	if err := s.store.SoftDelete(ctx, e.ID, c.UserID, s.now()); err != nil {
+		return Expense{}, toolError(err)
+	}
+	return s.GetExpense(ctx, c, in)
+}
+
+// RestoreExpense is restore_expense: it undoes DeleteExpense.
+func (s *Service) RestoreExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	e, err := s.expense(ctx, c, in.ID)
+	if err != nil {
+		return Expense{}, toolError(err)
+	}
+	if e.DeletedAt == nil {
+		return Expense{}, invalid("expense %s is not deleted", e.ID)
+	}
+	if err := s.store.Restore(ctx, e.ID); err != nil {
+		return Expense{}, toolError(err)
+	}
+	return s.GetExpense(ctx, c, in)
+}
+
+// AddExpenseInput is the parameters of add_expense. Recurring is an addition to spec 4.8,
+// so that list_expenses' recurring filter has something to find.
+type AddExpenseInput struct {
+	Title     string                 `json:"title"`
+	Amount    json.Number            `json:"amount"`
+	Currency  string                 `json:"currency,omitempty"`
+	PaidBy    string                 `json:"paidBy,omitempty"`
+	Group     string                 `json:"group,omitempty"`
+	Splits    map[string]json.Number `json:"splits,omitempty"`
+	Date      string                 `json:"date,omitempty"`
+	Recurring bool                   `json:"recurring,omitempty"`
+}
+
+func (s *Service) date(d string) (string, error) {
+	d = strings.TrimSpace(d)
+	if d == "" {
+		return s.now().UTC().Format(time.DateOnly), nil
+	}
+	if _, err := time.Parse(time.DateOnly, d); err != nil {
+		return "", invalid("date %q is not a date YYYY-MM-DD, e.g. 2026-03-31", d)
+	}
+	return d, nil
+}
+
+func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, error) {
+	if n == "" {
+		return money.Amount{}, invalid("%s is required: a number such as 12.50", field)
+	}
+	a, err := money.FromJSONNumber(n, c)
+	if err != nil {
+		return money.Amount{}, invalid("%s: %v", field, err)
+	}
+	return a, nil
+}
+
+// AddExpense is add_expense. The currency defaults to the group's, paidBy to "me", the date to
+// today (UTC). Without splits the group's default split applies; without a group splits are
+// required.
+func (s *Service) AddExpense(ctx context.Context, c Caller, in AddExpenseInput) (Expense, error) {
+	out, err := s.addExpense(ctx, c, in)
+	return out, toolError(err)
+}
+
+func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) (Expense, error) {
+	title := strings.TrimSpace(in.Title)
+	if title == "" {
+		return Expense{}, invalid("title is required, e.g. \"Dinner\"")
+	}
+	var g *store.Group
+	var members []store.Member
+	if strings.TrimSpace(in.Group) != "" {
+		gr, err := s.group(ctx, c, in.Group)
+		if err != nil {
+			return Expense{}, err
+		}
+		g = &gr
+		if members, err = s.store.Members(ctx, g.ID); err != nil {
+			return Expense{}, err
+		}
+	}
+	code := strings.TrimSpace(in.Currency)
+	if code == "" && g != nil {
+		code = g.Currency
+	}
+	if code == "" {
+		return Expense{}, invalid("currency is required: an ISO 4217 code such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return Expense{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	amount, err := parseAmount("amount", in.Amount, cur)
+	if err != nil {
+		return Expense{}, err
+	}
+	if err := amount.CheckPositive(); err != nil {
+		return Expense{}, invalid("amount must be greater than zero")
+	}
+	date, err := s.date(in.Date)
+	if err != nil {
+		return Expense{}, err
+	}
+	d := s.directory(c)
+	paidBy := in.PaidBy
+	if strings.TrimSpace(paidBy) == "" {
+		paidBy = "me"
+	}
+	payer, err := d.resolve(ctx, "paidBy", paidBy, members)
+	if err != nil {
+		return Expense{}, err
+	}
+	var shares map[ledger.PersonID]money.Amount
+	var order []string // person ids in the order the shares are stored
+	if len(in.Splits) > 0 {
+		shares = map[ledger.PersonID]money.Amount{}
+		names := make([]string, 0, len(in.Splits))
+		for n := range in.Splits {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			p, err := d.resolve(ctx, "splits", n, members)
+			if err != nil {
+				return Expense{}, err
+			}
+			if _, dup := shares[ledger.PersonID(p.ID)]; dup {
+				return Expense{}, invalid("splits: %q names a person who already has a share; give each person one share", n)
+			}
+			a, err := parseAmount("splits."+n, in.Splits[n], cur)
+			if err != nil {
+				return Expense{}, err
+			}
+			shares[ledger.PersonID(p.ID)] = a
+			order = append(order, p.ID)
+		}
+		if err := ledger.CheckShares(amount, shares); err != nil {
+			return Expense{}, invalid("splits: %v", err)
+		}
+	} else {
+		if g == nil {
+			return Expense{}, invalid("splits are required for an expense outside a group: give the amount per person, e.g. {\"me\": 5, \"Ben\": 5}, or name a group to use its default split")
+		}
+		var ids []ledger.PersonID
+		var weights []int64
+		for _, m := range members {
+			ids = append(ids, ledger.PersonID(m.ID))
+			weights = append(weights, m.Weight)
+			order = append(order, m.ID)
+		}
+		if shares, err = ledger.WeightedShares(amount, ids, weights); err != nil {
+			return Expense{}, err
+		}
+	}
+	e := store.Expense{Title: title, Currency: cur.Code(), AmountMinor: amount.Minor(), PaidBy: payer.ID,
+		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now()}
+	if g != nil {
+		e.GroupID = &g.ID
+	}
+	for _, id := range order {
+		e.Shares = append(e.Shares, store.Share{PersonID: id, AmountMinor: shares[ledger.PersonID(id)].Minor()})
+	}
+	if e, err = s.store.AddExpense(ctx, e); err != nil {
+		return Expense{}, err
+	}
+	e, err = s.store.ExpenseByID(ctx, e.ID)
+	if err != nil {
+		return Expense{}, err
+	}
+	return s.expenseOut(ctx, d, e)
+}
+
+// AddPaymentInput is the parameters of add_payment.
+type AddPaymentInput struct {
+	Amount      json.Number `json:"amount"`
+	Currency    string      `json:"currency"`
+	From        string      `json:"from,omitempty"`
+	To          string      `json:"to"`
+	Date        string      `json:"date,omitempty"`
+	Description string      `json:"description,omitempty"`
+}
+
+// Payment is a recorded payment.
+type Payment struct {
+	ID          string `json:"id"`
+	Amount      string `json:"amount"`
+	Currency    string `json:"currency"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Date        string `json:"date"`
+	Description string `json:"description"`
+	CreatedBy   string `json:"createdBy"`
+	CreatedAt   string `json:"createdAt"`
+}
+
+// AddPayment is add_payment: from (default "me") paid to. One of them must be the caller.
+func (s *Service) AddPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	out, err := s.addPayment(ctx, c, in)
+	return out, toolError(err)
+}
+
+func (s *Service) addPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	code := strings.TrimSpace(in.Currency)
+	if code == "" {
+		return Payment{}, invalid("currency is required: an ISO 4217 code such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return Payment{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	amount, err := parseAmount("amount", in.Amount, cur)
+	if err != nil {
+		return Payment{}, err
+	}
+	if err := amount.CheckPositive(); err != nil {
+		return Payment{}, invalid("amount must be greater than zero")
+	}
+	date, err := s.date(in.Date)
+	if err != nil {
+		return Payment{}, err
+	}
+	d := s.directory(c)
+	fromName := in.From
+	if strings.TrimSpace(fromName) == "" {
+		fromName = "me"
+	}
+	from, err := d.resolve(ctx, "from", fromName, nil)
+	if err != nil {
+		return Payment{}, err
+	}
+	to, err := d.resolve(ctx, "to", in.To, nil)
+	if err != nil {
+		return Payment{}, err
+	}
+	if from.ID == to.ID {
+		return Payment{}, invalid("from and to are the same person; a payment goes from one person to another")
+	}
+	if from.ID != c.PersonID && to.ID != c.PersonID {
+		return Payment{}, errorf(CodeForbidden, "you can only record payments you made or received: from or to must be \"me\"")
+	}
+	p, err := s.store.AddPayment(ctx, store.Payment{From: from.ID, To: to.ID, Currency: cur.Code(), AmountMinor: amount.Minor(),
+		Date: date, Description: strings.TrimSpace(in.Description), CreatedBy: c.UserID, CreatedAt: s.now()})
+	if err != nil {
+		return Payment{}, err
+	}
+	out := Payment{ID: p.ID, Amount: amount.String(), Currency: cur.Code(), Date: p.Date, Description: p.Description,
+		CreatedBy: "me", CreatedAt: rfc3339(p.CreatedAt)}
+	if out.From, err = d.name(ctx, from.ID); err != nil {
+		return Payment{}, err
+	}
+	if out.To, err = d.name(ctx, to.ID); err != nil {
+		return Payment{}, err
+	}
+	return out, nil
+}
