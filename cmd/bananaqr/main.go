@@ -3,6 +3,7 @@
 // Usage:
 //
 //	bananaqr serve [flags]           run the HTTP service (flags: bananaqr serve -h)
+//	bananaqr expenses …              the separate shared-expenses MCP server (spec 4.8)
 //	bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
 //	                                 terminal or written to an SVG or PNG file (-o)
 //	bananaqr version                 print the version
@@ -35,6 +36,7 @@ Usage:
   bananaqr serve [flags]           run the HTTP service
   bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
                                    terminal or written to an SVG or PNG file (-o)
+  bananaqr expenses <command>      the shared-expenses MCP server and its users (bananaqr expenses help)
   bananaqr version                 print the version
   bananaqr help                    print this help
 
@@ -53,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serve(args[1:], stderr)
 	case "encode":
 		return encode(args[1:], stdin, stdout, stderr)
+	case "expenses":
+		return expenses(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "bananaqr", version())
 		return 0

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/bananaqr/bananaqr/expenses/mcpedge"
+	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+const expensesUsage = `bananaqr expenses: the shared-expenses application's MCP server (tools at /mcp).
+
+Usage:
+  bananaqr expenses serve [--addr :8090] [--db path-or-url]   serve MCP at /mcp
+  bananaqr expenses user add <name> [--db …]                   add a user
+  bananaqr expenses user list [--db …]                         list the users
+  bananaqr expenses token <name> [--ttl 720h] [--db …]         issue a bearer token (printed once)
+
+--db is a SQLite file (default bananaqr-expenses.db in the current directory) or a
+postgres://… URL; environment: BANANAQR_EXPENSES_DB, and BANANAQR_EXPENSES_ADDR for --addr.
+Tools calls need "Authorization: Bearer <token>".
+`
+
+const defaultExpensesDB = "bananaqr-expenses.db"
+
+// expenses runs "bananaqr expenses …".
+func expenses(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, expensesUsage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return expensesServe(ctx, args[1:], os.Getenv, stderr, nil)
+	case "user":
+		if len(args) < 2 {
+			fmt.Fprint(stderr, expensesUsage)
+			return 2
+		}
+		switch args[1] {
+		case "add":
+			return expensesUserAdd(args[2:], os.Getenv, stdout, stderr)
+		case "list":
+			return expensesUserList(args[2:], os.Getenv, stdout, stderr)
+		}
+	case "token":
+		return expensesToken(args[1:], os.Getenv, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, expensesUsage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "bananaqr expenses: unknown command %q\n\n%s", args[0], expensesUsage)
+	return 2
+}
+
+// expensesFlags is a flag set with --db; parse takes flags before and after the
+// positional arguments, which it returns.
+type expensesFlags struct {
+	*flag.FlagSet
+	db *string
+}
+
+func newExpensesFlags(name string, getenv func(string) string, stderr io.Writer) expensesFlags {
+	fs := flag.NewFlagSet("bananaqr expenses "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := getenv("BANANAQR_EXPENSES_DB")
+	if db == "" {
+		db = defaultExpensesDB
+	}
+	return expensesFlags{fs, fs.String("db", db, "SQLite `file` or postgres:// URL (env BANANAQR_EXPENSES_DB)")}
+}
+
+func (f expensesFlags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := f.Parse(args); err != nil {
+			return nil, err
+		}
+		args = f.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// open parses args, wants n positional arguments, and opens the database.
+func (f expensesFlags) open(args []string, n int, stderr io.Writer) (*store.Store, []string, int) {
+	pos, err := f.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, nil, 0
+	}
+	if err != nil {
+		return nil, nil, 2
+	}
+	if len(pos) != n {
+		fmt.Fprintf(stderr, "%s: want %d argument(s), got %d\n\n%s", f.Name(), n, len(pos), expensesUsage)
+		return nil, nil, 2
+	}
+	st, err := store.Open(context.Background(), *f.db)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
+		return nil, nil, 1
+	}
+	return st, pos, -1
+}
+
+func expensesUserAdd(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	f := newExpensesFlags("user add", getenv, stderr)
+	st, pos, code := f.open(args, 1, stderr)
+	if st == nil {
+		return code
+	}
+	defer st.Close()
+	u, err := st.CreateUser(context.Background(), pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "added user %s (id %s)\n", u.Name, u.ID)
+	return 0
+}
+
+func expensesUserList(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	f := newExpensesFlags("user list", getenv, stderr)
+	st, _, code := f.open(args, 0, stderr)
+	if st == nil {
+		return code
+	}
+	defer st.Close()
+	us, err := st.ListUsers(context.Background())
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
+		return 1
+	}
+	for _, u := range us {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", u.Name, u.ID, u.CreatedAt.UTC().Format(time.RFC3339))
+	}
+	return 0
+}
+
+func expensesToken(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	f := newExpensesFlags("token", getenv, stderr)
+	ttl := f.Duration("ttl", 720*time.Hour, "how long the token is valid; 0 for no expiry")
+	st, pos, code := f.open(args, 1, stderr)
+	if st == nil {
+		return code
+	}
+	defer st.Close()
+	token, err := service.New(st, nil).IssueToken(context.Background(), pos[0], *ttl)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
+		return 1
+	}
+	fmt.Fprintln(stdout, token)
+	fmt.Fprintln(stderr, "This token is shown once; only its hash is stored. Send it as \"Authorization: Bearer <token>\".")
+	return 0
+}
+
+// expensesServe serves MCP until ctx is done; ready, when not nil, gets the address listened on.
+func expensesServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(net.Addr)) int {
+	f := newExpensesFlags("serve", getenv, stderr)
+	addr := getenv("BANANAQR_EXPENSES_ADDR")
+	if addr == "" {
+		addr = ":8090"
+	}
+	f.StringVar(&addr, "addr", addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
+	allowAnyHost := f.Bool("allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
+	shutdownTimeout := f.Duration("shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
+	pos, err := f.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: unexpected argument %q\n", pos[0])
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: "+format+"\n", a...)
+		return 1
+	}
+	handler := slog.NewTextHandler(stderr, nil)
+	logger := slog.New(handler)
+	st, err := store.Open(ctx, *f.db)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer st.Close()
+	srv := &http.Server{
+		Handler: mcpedge.Handler(service.New(st, nil),
+			mcpedge.Options{DisableLocalhostProtection: *allowAnyHost, Logger: logger}),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "path", "/mcp")
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fail("%v", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fail("shutdown: %v", err)
+	}
+	return 0
+}

@@ -1,0 +1,294 @@
+// Package mcpedge is the shared-expenses application's Model Context Protocol edge (spec 4.8):
+// the twelve tools of package service, served statelessly over Streamable HTTP at /mcp with
+// the official Go SDK.
+//
+// Each tool's input and output schemas are inferred from the service's input and output
+// structs (mcp.AddTool's In and Out), with two adjustments: amounts (json.Number in the
+// service) are declared as JSON numbers, as spec 4.8 says, and properties carry descriptions.
+//
+// Authentication: every tools/call needs "Authorization: Bearer <token>" (a token from
+// "bananaqr expenses token"). The header reaches the tools through the SDK's request extra
+// (req.Extra.Header), since the SDK does not hand the HTTP request's context to tool
+// handlers. A receiving middleware authenticates each tools/call before its arguments are
+// read and puts the caller in the handler's context. initialize and tools/list need no
+// token: the tool list is the same for everyone and reveals no data, and clients discover
+// tools before they are configured with a token. HTTP requests without a token are never
+// refused at the HTTP level, so every client gets a JSON-RPC answer.
+//
+// Tool errors (spec 7.4) are results with isError true whose one text content is the JSON
+// object {"error": "...", "code": "UNAUTHORIZED|FORBIDDEN|NOT_FOUND|INVALID_INPUT"}; they carry
+// no structuredContent, which would not match the tool's output schema. Arguments that do
+// not match the input schema are INVALID_INPUT too. Errors that are not the caller's fault
+// (the database is down) are logged and answered with code INTERNAL and a generic message.
+package mcpedge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bananaqr/bananaqr/expenses/service"
+)
+
+// Version is the version the server reports.
+const Version = "0.1.0"
+
+// CodeInternal is the code of an error that is not the caller's fault.
+const CodeInternal = "INTERNAL"
+
+// MaxRequestBody caps the size of one request body.
+const MaxRequestBody = 1 << 20
+
+// Options configures the edge.
+type Options struct {
+	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
+	// requests that reach a loopback listener with another Host: needed behind a reverse
+	// proxy on the same machine.
+	DisableLocalhostProtection bool
+	// Logger receives internal errors; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// ToolNames are the tools, in the order tools/list shows them.
+var ToolNames = []string{"get_balances", "list_expenses", "get_expense", "add_expense", "delete_expense",
+	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "list_friends", "get_me"}
+
+// Handler returns the HTTP handler serving MCP at /mcp; other paths are 404.
+func Handler(svc *service.Service, opts Options) http.Handler {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", NewMCPHandler(svc, opts))
+	return mux
+}
+
+// NewMCPHandler returns the MCP handler itself, for mounting at another path.
+func NewMCPHandler(svc *service.Service, opts Options) http.Handler {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	server := NewServer(svc, opts)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless: true, JSONResponse: true, DisableLocalhostProtection: opts.DisableLocalhostProtection,
+		MaxRequestBodyBytes: MaxRequestBody, Logger: opts.Logger,
+	})
+}
+
+// NewServer returns the MCP server with the twelve tools.
+func NewServer(svc *service.Service, opts Options) *mcp.Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	e := &edge{svc: svc, log: opts.Logger}
+	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: Version},
+		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	server.AddReceivingMiddleware(e.middleware)
+
+	addTool(e, server, "get_balances", "Balances", readOnly(),
+		"Shows who owes the caller money and whom the caller owes, per person and currency, netting all expenses and payments that are not deleted. owed lists what the caller owes others; owedToYou what others owe the caller. Amounts are decimal strings with the currency's minor-unit digits. Takes no parameters.",
+		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Balances, error) {
+			return svc.GetBalances(ctx, c)
+		})
+	addTool(e, server, "list_expenses", "List expenses", readOnly(),
+		"Lists the expenses the caller takes part in that are not deleted, newest first, 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page; no nextCursor means the last page. Filter by group (name or id) and by recurring.",
+		map[string]string{
+			"limit":     "Expenses per page, 1 to 100; default 20.",
+			"cursor":    "The nextCursor of the previous page; omit for the first page.",
+			"group":     "Only expenses of this group: its name or id (see list_groups).",
+			"recurring": "true: only recurring expenses; false: only one-off expenses; omit for both.",
+		}, svc.ListExpenses)
+	addTool(e, server, "get_expense", "Get an expense", readOnly(),
+		"Shows one expense by id, deleted or not: title, amount, currency, who paid, group, each person's share, date.",
+		map[string]string{"id": "The expense's id (see list_expenses)."}, svc.GetExpense)
+	addTool(e, server, "add_expense", "Add an expense", write(false, false),
+		`Records an expense someone paid and how it is split. People are named as the caller knows them: "me", a friend's name, or a member of one of the caller's groups. With a group and no splits the group's default split applies (10.00 EUR among three is 3.34, 3.33, 3.33); without a group splits are required. Splits must add up to the amount exactly. Not idempotent: calling twice records two expenses.`,
+		map[string]string{
+			"title":     `What the expense was for, e.g. "Dinner".`,
+			"amount":    "The total, a positive number with at most the currency's minor-unit digits, e.g. 12.50.",
+			"currency":  "ISO 4217 code such as EUR; default: the group's currency.",
+			"paidBy":    `Who paid: "me" (default) or a person's name.`,
+			"group":     "The group's name or id (see list_groups); optional.",
+			"splits":    `Amount per person, e.g. {"me": 5, "Ben": 7.5}; must add up to amount. Optional with a group.`,
+			"date":      "YYYY-MM-DD; default today (UTC).",
+			"recurring": "Marks a recurring expense (rent, subscriptions); default false.",
+		}, svc.AddExpense)
+	addTool(e, server, "delete_expense", "Delete an expense", write(false, false),
+		"Deletes an expense by id. It is a soft delete: the expense leaves the balances and list_expenses but can be brought back with restore_expense, so it is not destructive. Deleting an already deleted expense is INVALID_INPUT.",
+		map[string]string{"id": "The expense's id (see list_expenses)."}, svc.DeleteExpense)
+	addTool(e, server, "restore_expense", "Restore an expense", write(false, false),
+		"Brings back an expense deleted with delete_expense, by id; it counts in the balances again. Restoring an expense that is not deleted is INVALID_INPUT.",
+		map[string]string{"id": "The id of the deleted expense."}, svc.RestoreExpense)
+	addTool(e, server, "add_payment", "Record a payment", write(false, false),
+		`Records money paid from one person to another to settle up, e.g. after get_balances. One of from and to must be "me". Not idempotent: calling twice records two payments.`,
+		map[string]string{
+			"amount":      "The amount paid, a positive number, e.g. 20 or 12.50.",
+			"currency":    "ISO 4217 code such as EUR.",
+			"from":        `Who paid: "me" (default) or a person's name.`,
+			"to":          `Who received the money: a person's name, or "me".`,
+			"date":        "YYYY-MM-DD; default today (UTC).",
+			"description": "A note, optional.",
+		}, svc.AddPayment)
+	addTool(e, server, "list_groups", "List groups", readOnly(),
+		"Lists the groups the caller is a member of, 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page.",
+		map[string]string{
+			"limit":  "Groups per page, 1 to 100; default 20.",
+			"cursor": "The nextCursor of the previous page; omit for the first page.",
+		}, svc.ListGroups)
+	addTool(e, server, "get_group", "Get a group", readOnly(),
+		"Shows one of the caller's groups by name or id, with its members and its default split.",
+		map[string]string{"name": "The group's name (one of the caller's groups) or id."}, svc.GetGroup)
+	addTool(e, server, "create_group", "Create a group", write(false, false),
+		`Creates a group with the caller as its first member. Members are named as the caller knows them; an unknown name becomes a registered user of that name or else a new person, added as the caller's friend. Group names are unique among the caller's groups.`,
+		map[string]string{
+			"name":     `The group's name, e.g. "Lisbon trip".`,
+			"currency": "The group's default currency, an ISO 4217 code such as EUR.",
+			"type":     "The kind of group, e.g. travel, home, couple, other.",
+			"members":  "The other members' names; the caller is always a member.",
+		}, svc.CreateGroup)
+	addTool(e, server, "list_friends", "List friends", readOnly(),
+		"Lists the caller's friends by the names the caller knows them by, and whether each has an account. Takes no parameters.",
+		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Friends, error) {
+			return svc.ListFriends(ctx, c)
+		})
+	addTool(e, server, "get_me", "Who am I", readOnly(),
+		"Shows the caller's account: id, name and when it was created. Takes no parameters.",
+		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Me, error) {
+			return svc.GetMe(ctx, c)
+		})
+	return server
+}
+
+func readOnly() *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+}
+
+func write(destructive, idempotent bool) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{DestructiveHint: &destructive, IdempotentHint: idempotent, OpenWorldHint: &no}
+}
+
+// numberSchemas declares json.Number, the service's type of amounts, as a JSON number.
+var numberSchemas = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[json.Number](): {Type: "number"},
+}}
+
+// addTool registers one tool whose schemas come from In and Out. Out is declared through
+// the output schema only, and the SDK's handler type uses any, so that a tool error carries
+// no structured content of Out's zero value.
+func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.ToolAnnotations, description string,
+	props map[string]string, op func(context.Context, service.Caller, In) (Out, error)) {
+	in, err := jsonschema.For[In](numberSchemas)
+	if err != nil {
+		panic(name + ": input schema: " + err.Error())
+	}
+	for _, ps := range in.Properties {
+		// An optional pointer field (recurring *bool) is inferred as ["null", T]: declare T,
+		// since omitting the field is how it is left out.
+		if len(ps.Types) == 2 && ps.Types[0] == "null" {
+			ps.Type, ps.Types = ps.Types[1], nil
+		}
+	}
+	for p, d := range props {
+		ps, ok := in.Properties[p]
+		if !ok {
+			panic(name + ": no property " + p)
+		}
+		ps.Description = d
+	}
+	if lim, ok := in.Properties["limit"]; ok {
+		lim.Minimum = jsonschema.Ptr(1.0)
+	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(name + ": output schema: " + err.Error())
+	}
+	ann.Title = title
+	mcp.AddTool(s, &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: in, OutputSchema: out, Annotations: ann},
+		func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
+			c, err := e.caller(ctx, req)
+			if err != nil {
+				return e.toolError(name, err), nil, nil
+			}
+			res, err := op(ctx, c, args)
+			if err != nil {
+				return e.toolError(name, err), nil, nil
+			}
+			return nil, res, nil
+		})
+}
+
+// edge holds what the tools share.
+type edge struct {
+	svc *service.Service
+	log *slog.Logger
+}
+
+type callerKey struct{}
+
+// middleware authenticates each tools/call before the SDK reads its arguments, so that a
+// call without a valid token is UNAUTHORIZED whatever its arguments, and turns the SDK's own
+// tool errors (arguments that do not match the schema) into INVALID_INPUT.
+func (e *edge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		r, ok := req.(*mcp.CallToolRequest)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		c, err := e.authenticate(ctx, r)
+		if err != nil {
+			name := ""
+			if r.Params != nil {
+				name = r.Params.Name
+			}
+			return e.toolError(name, err), nil
+		}
+		res, err := next(context.WithValue(ctx, callerKey{}, c), method, req)
+		if tr, ok := res.(*mcp.CallToolResult); ok && err == nil && tr.IsError && tr.GetError() != nil {
+			return errorResult(&service.Error{Code: service.CodeInvalidInput, Message: "invalid arguments: " + tr.GetError().Error()}), nil
+		}
+		return res, err
+	}
+}
+
+// caller returns the caller the middleware authenticated, or authenticates the request.
+func (e *edge) caller(ctx context.Context, req *mcp.CallToolRequest) (service.Caller, error) {
+	if c, ok := ctx.Value(callerKey{}).(service.Caller); ok {
+		return c, nil
+	}
+	return e.authenticate(ctx, req)
+}
+
+func (e *edge) authenticate(ctx context.Context, req *mcp.CallToolRequest) (service.Caller, error) {
+	var h string
+	if req.Extra != nil && req.Extra.Header != nil {
+		h = req.Extra.Header.Get("Authorization")
+	}
+	return e.svc.Authenticate(ctx, service.BearerToken(h))
+}
+
+// toolError returns err as a tool error; errors that are not *service.Error are logged and
+// answered without details.
+func (e *edge) toolError(tool string, err error) *mcp.CallToolResult {
+	var se *service.Error
+	if !errors.As(err, &se) {
+		e.log.Error("tool call failed", "tool", tool, "error", err.Error())
+		se = &service.Error{Code: CodeInternal, Message: "internal error; try again later"}
+	}
+	return errorResult(se)
+}
+
+func errorResult(se *service.Error) *mcp.CallToolResult {
+	text, _ := json.Marshal(se)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
+}

@@ -1,0 +1,290 @@
+package mcpedge
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+type fixture struct {
+	url    string
+	tokens map[string]string
+}
+
+// newFixture serves the edge over HTTP on a service on SQLite in a temp dir, with users
+// Anna, Ben and Dora and a token each.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := service.New(st, nil)
+	f := &fixture{tokens: map[string]string{}}
+	for _, n := range []string{"Anna", "Ben", "Dora"} {
+		if _, err := st.CreateUser(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		if f.tokens[n], err = svc.IssueToken(ctx, n, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := httptest.NewServer(Handler(svc, Options{}))
+	t.Cleanup(ts.Close)
+	f.url = ts.URL + "/mcp"
+	return f
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if b.token != "" {
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// session connects the SDK's client as user (no token when user is "").
+func (f *fixture) session(t *testing.T, user string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "expenses-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: f.url,
+		HTTPClient: &http.Client{Transport: bearer{f.tokens[user]}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callRaw(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: protocol error %v", tool, args, err)
+	}
+	return res
+}
+
+// call calls tool and decodes its successful result into T.
+func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) T {
+	t.Helper()
+	res := callRaw(t, cs, tool, args)
+	if res.IsError {
+		t.Fatalf("%s %v: tool error %s", tool, args, res.Content[0].(*mcp.TextContent).Text)
+	}
+	var out T
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v in %s", tool, err, b)
+	}
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text == "" {
+		t.Fatalf("%s: content %+v", tool, res.Content)
+	}
+	return out
+}
+
+// wantError checks that tool answers a tool error {error, code} with code.
+func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, code string) {
+	t.Helper()
+	res := callRaw(t, cs, tool, args)
+	if !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
+		t.Fatalf("%s %v: not a tool error: %+v", tool, args, res)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var body map[string]string
+	if err := json.Unmarshal([]byte(text), &body); err != nil || len(body) != 2 || body["error"] == "" {
+		t.Fatalf("%s: error body %s: %v", tool, text, err)
+	}
+	if body["code"] != code {
+		t.Fatalf("%s %v: %s, want code %s", tool, args, text, code)
+	}
+}
+
+func TestToolList(t *testing.T) {
+	f := newFixture(t)
+	cs := f.session(t, "") // tools/list needs no token
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	tools := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		tools[tool.Name] = tool
+		if tool.Description == "" || tool.Annotations == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: description, annotations or output schema missing", tool.Name)
+		}
+	}
+	want := slices.Clone(ToolNames)
+	slices.Sort(want)
+	slices.Sort(names)
+	if !reflect.DeepEqual(names, want) || len(names) != 12 {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	props := func(tool string) map[string]any {
+		b, _ := json.Marshal(tools[tool].InputSchema)
+		var s struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		json.Unmarshal(b, &s)
+		out := map[string]any{}
+		for k, v := range s.Properties {
+			out[k] = v["type"]
+		}
+		return out
+	}
+	for tool, want := range map[string]map[string]any{
+		"add_expense": {"title": "string", "amount": "number", "currency": "string", "paidBy": "string",
+			"group": "string", "splits": "object", "date": "string", "recurring": "boolean"},
+		"list_expenses": {"limit": "integer", "cursor": "string", "group": "string", "recurring": "boolean"},
+		"add_payment": {"amount": "number", "currency": "string", "from": "string", "to": "string",
+			"date": "string", "description": "string"},
+		"get_group":    {"name": "string"},
+		"get_balances": {},
+	} {
+		if got := props(tool); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s properties %v, want %v", tool, got, want)
+		}
+	}
+	b, _ := json.Marshal(tools["add_expense"].InputSchema)
+	if !strings.Contains(string(b), `"additionalProperties":{"type":"number"}`) {
+		t.Errorf("add_expense splits values are not numbers: %s", b)
+	}
+	if a := tools["get_balances"].Annotations; !a.ReadOnlyHint || !a.IdempotentHint {
+		t.Errorf("get_balances annotations %+v", a)
+	}
+	if a := tools["delete_expense"].Annotations; a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+		t.Errorf("delete_expense annotations %+v", a)
+	}
+	// tools/call needs one.
+	wantError(t, cs, "get_me", nil, service.CodeUnauthorized)
+	wantError(t, cs, "add_expense", map[string]any{"amount": "abc"}, service.CodeUnauthorized)
+}
+
+func TestFlow(t *testing.T) {
+	f := newFixture(t)
+	anna, ben, dora := f.session(t, "Anna"), f.session(t, "Ben"), f.session(t, "Dora")
+
+	if me := call[service.Me](t, anna, "get_me", nil); me.Name != "Anna" {
+		t.Fatalf("get_me %+v", me)
+	}
+	g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
+		"type": "travel", "members": []string{"Ben", "Carl"}})
+	if len(g.Members) != 3 {
+		t.Fatalf("group %+v", g)
+	}
+	e := call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Dinner", "amount": 10, "currency": "EUR", "group": "Trip"})
+	shares := map[string]string{}
+	for _, s := range e.Splits {
+		shares[s.Name] = s.Amount
+	}
+	if e.Amount != "10.00" || !reflect.DeepEqual(shares, map[string]string{"me": "3.34", "Ben": "3.33", "Carl": "3.33"}) {
+		t.Fatalf("expense %+v", e)
+	}
+	p := call[service.Payment](t, anna, "add_payment", map[string]any{"amount": 2, "currency": "EUR", "from": "Ben", "to": "me"})
+	if p.Amount != "2.00" || p.From != "Ben" || p.To != "me" {
+		t.Fatalf("payment %+v", p)
+	}
+	ab := call[service.Balances](t, anna, "get_balances", nil)
+	if !reflect.DeepEqual(ab.OwedToYou, []service.BalanceItem{{Name: "Ben", Amount: "1.33", Currency: "EUR"}, {Name: "Carl", Amount: "3.33", Currency: "EUR"}}) || len(ab.Owed) != 0 {
+		t.Fatalf("Anna's balances %+v", ab)
+	}
+	bb := call[service.Balances](t, ben, "get_balances", nil)
+	if !reflect.DeepEqual(bb.Owed, []service.BalanceItem{{Name: "Anna", Amount: "1.33", Currency: "EUR"}}) || len(bb.OwedToYou) != 0 {
+		t.Fatalf("Ben's balances %+v", bb)
+	}
+	if got := call[service.Expense](t, ben, "get_expense", map[string]any{"id": e.ID}); got.ID != e.ID || got.PaidBy != "Anna" {
+		t.Fatalf("Ben's view %+v", got)
+	}
+
+	// Pagination.
+	for _, title := range []string{"Taxi", "Museum"} {
+		call[service.Expense](t, anna, "add_expense", map[string]any{"title": title, "amount": 3.5, "currency": "EUR",
+			"splits": map[string]any{"me": 1.5, "Ben": 2}})
+	}
+	page := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2})
+	if len(page.Expenses) != 2 || page.NextCursor == "" {
+		t.Fatalf("first page %+v", page)
+	}
+	page2 := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2, "cursor": page.NextCursor})
+	if len(page2.Expenses) != 1 || page2.NextCursor != "" || page2.Expenses[0].ID == page.Expenses[0].ID {
+		t.Fatalf("second page %+v", page2)
+	}
+	if inGroup := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"group": "Trip"}); len(inGroup.Expenses) != 1 {
+		t.Fatalf("group filter %+v", inGroup)
+	}
+
+	// Delete and restore.
+	if d := call[service.Expense](t, anna, "delete_expense", map[string]any{"id": e.ID}); !d.Deleted {
+		t.Fatalf("deleted %+v", d)
+	}
+	if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 2 {
+		t.Fatalf("after delete %+v", l)
+	}
+	wantError(t, anna, "delete_expense", map[string]any{"id": e.ID}, service.CodeInvalidInput)
+	if r := call[service.Expense](t, ben, "restore_expense", map[string]any{"id": e.ID}); r.Deleted {
+		t.Fatalf("restored %+v", r)
+	}
+	if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 3 {
+		t.Fatalf("after restore %+v", l)
+	}
+
+	// Errors.
+	wantError(t, dora, "get_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
+	wantError(t, dora, "delete_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
+	wantError(t, anna, "get_expense", map[string]any{"id": "00000000000000000000000000000000"}, service.CodeNotFound)
+	wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.CodeNotFound)
+	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 1.234, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": -5, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+	wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.CodeInvalidInput)
+	wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
+	wantError(t, f.session(t, ""), "get_balances", nil, service.CodeUnauthorized)
+}
+
+// TestUnauthenticatedHTTP checks that a request without a token gets a JSON-RPC answer.
+func TestUnauthenticatedHTTP(t *testing.T) {
+	f := newFixture(t)
+	req, _ := http.NewRequest("POST", f.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("status %d: %v", resp.StatusCode, err)
+	}
+	if !body.Result.IsError || len(body.Result.Content) != 1 || !strings.Contains(body.Result.Content[0].Text, `"code":"UNAUTHORIZED"`) {
+		t.Fatalf("answer %+v", body)
+	}
+}
