@@ -1,0 +1,170 @@
+package service
+
+// This file holds get_balances and add_payment: the money that moves between people.
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/bananaqr/bananaqr/expenses/ledger"
+	"github.com/bananaqr/bananaqr/expenses/money"
+	"github.com/bananaqr/bananaqr/expenses/store"
+)
+
+// GetBalances is get_balances: per person and currency, netting expenses and payments,
+// from the caller's view; each list is sorted by currency code, then name.
+func (s *Service) GetBalances(ctx context.Context, c Caller) (Balances, error) {
+	l, err := s.store.LedgerFor(ctx, c.UserID)
+	if err != nil {
+		return Balances{}, toolError(err)
+	}
+	var es []ledger.Expense
+	for _, e := range l.Expenses {
+		cur, err := money.ParseCurrency(e.Currency)
+		if err != nil {
+			return Balances{}, err
+		}
+		amt, err := money.FromMinor(e.AmountMinor, cur)
+		if err != nil {
+			return Balances{}, err
+		}
+		le := ledger.Expense{ID: e.ID, PaidBy: ledger.PersonID(e.PaidBy), Amount: amt,
+			Shares: map[ledger.PersonID]money.Amount{}, Deleted: e.DeletedAt != nil}
+		for _, sh := range e.Shares {
+			a, err := money.FromMinor(sh.AmountMinor, cur)
+			if err != nil {
+				return Balances{}, err
+			}
+			le.Shares[ledger.PersonID(sh.PersonID)] = a
+		}
+		es = append(es, le)
+	}
+	var ps []ledger.Payment
+	for _, p := range l.Payments {
+		cur, err := money.ParseCurrency(p.Currency)
+		if err != nil {
+			return Balances{}, err
+		}
+		amt, err := money.FromMinor(p.AmountMinor, cur)
+		if err != nil {
+			return Balances{}, err
+		}
+		ps = append(ps, ledger.Payment{From: ledger.PersonID(p.From), To: ledger.PersonID(p.To), Amount: amt})
+	}
+	owed, owedToYou, err := ledger.Balances(ledger.PersonID(c.PersonID), es, ps)
+	if err != nil {
+		return Balances{}, err
+	}
+	d := s.directory(c)
+	conv := func(bs []ledger.Balance) ([]BalanceItem, error) {
+		out := []BalanceItem{}
+		for _, b := range bs {
+			n, err := d.name(ctx, string(b.Person))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, BalanceItem{Name: n, Amount: b.Amount.String(), Currency: b.Amount.Currency().Code()})
+		}
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Currency != out[j].Currency {
+				return out[i].Currency < out[j].Currency
+			}
+			return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+		})
+		return out, nil
+	}
+	var out Balances
+	if out.Owed, err = conv(owed); err != nil {
+		return Balances{}, toolError(err)
+	}
+	if out.OwedToYou, err = conv(owedToYou); err != nil {
+		return Balances{}, toolError(err)
+	}
+	return out, nil
+}
+
+// AddPaymentInput is the parameters of add_payment.
+type AddPaymentInput struct {
+	Amount      json.Number `json:"amount"`
+	Currency    string      `json:"currency"`
+	From        string      `json:"from,omitempty"`
+	To          string      `json:"to"`
+	Date        string      `json:"date,omitempty"`
+	Description string      `json:"description,omitempty"`
+}
+
+// Payment is a recorded payment.
+type Payment struct {
+	ID          string `json:"id"`
+	Amount      string `json:"amount"`
+	Currency    string `json:"currency"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Date        string `json:"date"`
+	Description string `json:"description"`
+	CreatedBy   string `json:"createdBy"`
+	CreatedAt   string `json:"createdAt"`
+}
+
+// AddPayment is add_payment: from (default "me") paid to. One of them must be the caller.
+func (s *Service) AddPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	out, err := s.addPayment(ctx, c, in)
+	return out, toolError(err)
+}
+
+func (s *Service) addPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	code := strings.TrimSpace(in.Currency)
+	if code == "" {
+		return Payment{}, invalid("currency is required: an ISO 4217 code such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return Payment{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	amount, err := parseAmount("amount", in.Amount, cur)
+	if err != nil {
+		return Payment{}, err
+	}
+	if err := amount.CheckPositive(); err != nil {
+		return Payment{}, invalid("amount must be greater than zero")
+	}
+	date, err := s.date(in.Date)
+	if err != nil {
+		return Payment{}, err
+	}
+	d := s.directory(c)
+	fromName := in.From
+	if strings.TrimSpace(fromName) == "" {
+		fromName = "me"
+	}
+	from, err := d.resolve(ctx, "from", fromName, nil)
+	if err != nil {
+		return Payment{}, err
+	}
+	to, err := d.resolve(ctx, "to", in.To, nil)
+	if err != nil {
+		return Payment{}, err
+	}
+	if from.ID == to.ID {
+		return Payment{}, invalid("from and to are the same person; a payment goes from one person to another")
+	}
+	if from.ID != c.PersonID && to.ID != c.PersonID {
+		return Payment{}, errorf(CodeForbidden, "you can only record payments you made or received: from or to must be \"me\"")
+	}
+	p, err := s.store.AddPayment(ctx, store.Payment{From: from.ID, To: to.ID, Currency: cur.Code(), AmountMinor: amount.Minor(),
+		Date: date, Description: strings.TrimSpace(in.Description), CreatedBy: c.UserID, CreatedAt: s.now()})
+	if err != nil {
+		return Payment{}, err
+	}
+	out := Payment{ID: p.ID, Amount: amount.String(), Currency: cur.Code(), Date: p.Date, Description: p.Description,
+		CreatedBy: "me", CreatedAt: rfc3339(p.CreatedAt)}
+	if out.From, err = d.name(ctx, from.ID); err != nil {
+		return Payment{}, err
+	}
+	if out.To, err = d.name(ctx, to.ID); err != nil {
+		return Payment{}, err
+	}
+	return out, nil
+}
