@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,14 +23,15 @@ import (
 const expensesUsage = `bananaqr expenses: the shared-expenses application's MCP server (tools at /mcp).
 
 Usage:
-  bananaqr expenses serve [--addr :8090] [--db path-or-url]   serve MCP at /mcp
-  bananaqr expenses user add <name> [--db …]                   add a user
-  bananaqr expenses user list [--db …]                         list the users
-  bananaqr expenses token <name> [--ttl 720h] [--db …]         issue a bearer token (printed once)
+  bananaqr expenses serve [--addr :8090] [storage]   serve MCP at /mcp
+  bananaqr expenses user add <name> [storage]         add a user
+  bananaqr expenses user list [storage]               list the users
+  bananaqr expenses token <name> [--ttl 720h] [storage]   issue a bearer token (printed once)
 
---db is a SQLite file (default bananaqr-expenses.db in the current directory) or a
-postgres://… URL; environment: BANANAQR_EXPENSES_DB, and BANANAQR_EXPENSES_ADDR for --addr.
-Tools calls need "Authorization: Bearer <token>".
+Storage is SQLite by default: --db file (default bananaqr-expenses.db in the current
+directory, env BANANAQR_EXPENSES_DB). --database-url postgres://… (env
+BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR.
+Tool calls need "Authorization: Bearer <token>".
 `
 
 const defaultExpensesDB = "bananaqr-expenses.db"
@@ -66,11 +68,11 @@ func expenses(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// expensesFlags is a flag set with --db; parse takes flags before and after the
-// positional arguments, which it returns.
+// expensesFlags is a flag set with the storage flags --db and --database-url;
+// parse takes flags before and after the positional arguments, which it returns.
 type expensesFlags struct {
 	*flag.FlagSet
-	db *string
+	db, databaseURL *string
 }
 
 func newExpensesFlags(name string, getenv func(string) string, stderr io.Writer) expensesFlags {
@@ -80,7 +82,26 @@ func newExpensesFlags(name string, getenv func(string) string, stderr io.Writer)
 	if db == "" {
 		db = defaultExpensesDB
 	}
-	return expensesFlags{fs, fs.String("db", db, "SQLite `file` or postgres:// URL (env BANANAQR_EXPENSES_DB)")}
+	return expensesFlags{fs,
+		fs.String("db", db, "SQLite `file` (env BANANAQR_EXPENSES_DB)"),
+		fs.String("database-url", getenv("BANANAQR_EXPENSES_DATABASE_URL"),
+			"PostgreSQL `URL` postgres://…; when set, used instead of --db (env BANANAQR_EXPENSES_DATABASE_URL)")}
+}
+
+// storage opens the database the flags name: PostgreSQL when --database-url is set,
+// else the SQLite file --db. Each flag takes only its own kind, so a typo cannot
+// silently create a SQLite file named like a URL.
+func (f expensesFlags) storage(ctx context.Context) (*store.Store, error) {
+	if url := *f.databaseURL; url != "" {
+		if !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
+			return nil, fmt.Errorf("--database-url wants a postgres:// or postgresql:// URL, got %q", url)
+		}
+		return store.Open(ctx, url)
+	}
+	if strings.Contains(*f.db, "://") {
+		return nil, fmt.Errorf("--db wants a SQLite file path, got %q (PostgreSQL goes in --database-url)", *f.db)
+	}
+	return store.Open(ctx, *f.db)
 }
 
 func (f expensesFlags) parse(args []string) ([]string, error) {
@@ -111,7 +132,7 @@ func (f expensesFlags) open(args []string, n int, stderr io.Writer) (*store.Stor
 		fmt.Fprintf(stderr, "%s: want %d argument(s), got %d\n\n%s", f.Name(), n, len(pos), expensesUsage)
 		return nil, nil, 2
 	}
-	st, err := store.Open(context.Background(), *f.db)
+	st, err := f.storage(context.Background())
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
 		return nil, nil, 1
@@ -198,7 +219,7 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	}
 	handler := slog.NewTextHandler(stderr, nil)
 	logger := slog.New(handler)
-	st, err := store.Open(ctx, *f.db)
+	st, err := f.storage(ctx)
 	if err != nil {
 		return fail("%v", err)
 	}

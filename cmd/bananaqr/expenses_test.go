@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
 
 func runExpenses(t *testing.T, args ...string) (string, string, int) {
@@ -43,6 +45,29 @@ func TestExpensesUsersAndTokens(t *testing.T) {
 	}
 	if _, _, code := runExpenses(t, "frobnicate"); code != 2 {
 		t.Fatalf("unknown command: exit %d", code)
+	}
+}
+
+func TestExpensesStorageFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"user", "list", "--db", "postgres://postgres@127.0.0.1/test"},
+		{"user", "list", "--database-url", filepath.Join(t.TempDir(), "e.db")},
+	} {
+		if _, errOut, code := runExpenses(t, args...); code != 1 || !strings.Contains(errOut, "--database-url") {
+			t.Errorf("%q: exit %d, %q; want 1 and a pointer to --database-url", args, code, errOut)
+		}
+	}
+}
+
+func TestExpensesPostgres(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	if _, errOut, code := runExpenses(t, "user", "add", "Anna", "--database-url", url); code != 0 {
+		t.Fatalf("user add: %d %q", code, errOut)
+	}
+	t.Setenv("BANANAQR_EXPENSES_DATABASE_URL", url)
+	t.Setenv("BANANAQR_EXPENSES_DB", filepath.Join(t.TempDir(), "unused.db"))
+	if out, errOut, code := runExpenses(t, "user", "list"); code != 0 || !strings.HasPrefix(out, "Anna\t") {
+		t.Fatalf("user list from the environment's PostgreSQL: %d %q %q", code, out, errOut)
 	}
 }
 

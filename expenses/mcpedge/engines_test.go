@@ -2,16 +2,10 @@ package mcpedge
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,58 +15,8 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
-
-// engines runs f on a store on SQLite, and on PostgreSQL in a fresh schema (dropped
-// afterwards) when BANANAQR_TEST_POSTGRES_URL is set; in CI it must be.
-func engines(t *testing.T, f func(t *testing.T, st *store.Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		st, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		f(t, st)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		base := os.Getenv("BANANAQR_TEST_POSTGRES_URL")
-		if base == "" {
-			if os.Getenv("CI") != "" {
-				t.Fatal("BANANAQR_TEST_POSTGRES_URL must be set in CI")
-			}
-			t.Skip("SKIPPED: set BANANAQR_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run against PostgreSQL")
-		}
-		ctx := context.Background()
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { admin.Close() })
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "t_" + hex.EncodeToString(b[:])
-		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-				t.Error(err)
-			}
-		})
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		st, err := store.Open(ctx, base+sep+"search_path="+schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() }) // runs before the schema is dropped
-		f(t, st)
-	})
-}
 
 // fixtureOn serves the edge over HTTP on a service on st, with users Anna, Ben and Dora
 // and a token each.
@@ -137,7 +81,7 @@ func listAll(t *testing.T, cs *mcp.ClientSession, limit int, group string) []ser
 }
 
 func TestEnginesFlow(t *testing.T) {
-	engines(t, func(t *testing.T, st *store.Store) {
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		f := fixtureOn(t, st)
 		anna, ben := f.session(t, "Anna"), f.session(t, "Ben")
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
@@ -290,7 +234,7 @@ func mirror(t *testing.T, av, bv service.Balances, a, b string) {
 // parallel on one server; afterwards list_expenses and get_balances show exactly the
 // acknowledged writes.
 func TestConcurrentWrites(t *testing.T) {
-	engines(t, func(t *testing.T, st *store.Store) {
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		f := fixtureOn(t, st)
 		anna := f.session(t, "Anna")
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Pair", "currency": "EUR", "members": []string{"Ben"}})

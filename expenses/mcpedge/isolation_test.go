@@ -8,6 +8,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
 
 // snapshot is everything the owners (Anna and Ben) see: lists, balances, each expense by
@@ -42,7 +43,7 @@ func takeSnapshot(t *testing.T, anna, ben *mcp.ClientSession, ids []string) snap
 // of someone else's group NOT_FOUND (names are looked up among the caller's groups only), and a
 // person the caller does not know INVALID_INPUT (an unknown name).
 func TestIsolation(t *testing.T) {
-	engines(t, func(t *testing.T, st *store.Store) {
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		f := fixtureOn(t, st)
 		anna, ben, dora := f.session(t, "Anna"), f.session(t, "Ben"), f.session(t, "Dora")
 		g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",

@@ -61,9 +61,6 @@ var ToolNames = []string{"get_balances", "list_expenses", "get_expense", "add_ex
 
 // Handler returns the HTTP handler serving MCP at /mcp; other paths are 404.
 func Handler(svc *service.Service, opts Options) http.Handler {
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", NewMCPHandler(svc, opts))
 	return mux

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -42,6 +43,11 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
+	// Pseudo-users for the auth tests: a token that expires at once and one never issued.
+	if f.tokens["expired"], err = svc.IssueToken(ctx, "Anna", time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	f.tokens["unknown"], _ = service.NewToken()
 	ts := httptest.NewServer(Handler(svc, Options{}))
 	t.Cleanup(ts.Close)
 	f.url = ts.URL + "/mcp"
@@ -178,6 +184,9 @@ func TestToolList(t *testing.T) {
 	// tools/call needs one.
 	wantError(t, cs, "get_me", nil, service.CodeUnauthorized)
 	wantError(t, cs, "add_expense", map[string]any{"amount": "abc"}, service.CodeUnauthorized)
+	wantError(t, f.session(t, "unknown"), "get_me", nil, service.CodeUnauthorized)
+	time.Sleep(time.Millisecond)
+	wantError(t, f.session(t, "expired"), "get_me", nil, service.CodeUnauthorized)
 }
 
 func TestFlow(t *testing.T) {

@@ -2,13 +2,8 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,51 +12,8 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
-
-// engines runs f on SQLite, and on PostgreSQL in a fresh schema when
-// BANANAQR_TEST_POSTGRES_URL is set (copied from expenses/store's tests).
-func engines(t *testing.T, f func(t *testing.T, s *store.Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		s, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		f(t, s)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		base := os.Getenv("BANANAQR_TEST_POSTGRES_URL")
-		if base == "" {
-			t.Skip("set BANANAQR_TEST_POSTGRES_URL to run against PostgreSQL")
-		}
-		ctx := context.Background()
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { admin.Close() })
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "t_" + hex.EncodeToString(b[:])
-		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		s, err := store.Open(ctx, base+sep+"search_path="+schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		f(t, s)
-	})
-}
 
 func must[T any](v T, err error) func(*testing.T) T {
 	return func(t *testing.T) T {
@@ -95,7 +47,7 @@ func splits(e Expense) map[string]string {
 }
 
 func TestService(t *testing.T) {
-	engines(t, func(t *testing.T, st *store.Store) {
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC)
 		svc := New(st, func() time.Time { return now })

@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
 
 func TestExpenses(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "Bob"))(t)
@@ -127,7 +128,7 @@ func sortShares(e *store.Expense) {
 }
 
 func TestExpensePagination(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "Bob"))(t)
@@ -188,7 +189,7 @@ func TestExpensePagination(t *testing.T) {
 }
 
 func TestPaymentsAndLedger(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "Bob"))(t)

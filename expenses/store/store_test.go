@@ -2,79 +2,17 @@ package store_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
-
-// engines runs each test against SQLite always, and against PostgreSQL when
-// BANANAQR_TEST_POSTGRES_URL is set (in a fresh schema that is dropped afterwards).
-func engines(t *testing.T, f func(t *testing.T, s *store.Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		s, err := store.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		f(t, s)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		base := os.Getenv("BANANAQR_TEST_POSTGRES_URL")
-		if base == "" {
-			if os.Getenv("CI") != "" {
-				t.Fatal("BANANAQR_TEST_POSTGRES_URL must be set in CI")
-			}
-			t.Skip("SKIPPED: set BANANAQR_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run against PostgreSQL")
-		}
-		s := openPostgres(t, base)
-		f(t, s)
-	})
-}
-
-func openPostgres(t *testing.T, base string) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	s, err := store.Open(ctx, base+sep+"search_path="+schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 // must fails the test on an error: must(f())(t).
 func must[T any](v T, err error) func(*testing.T) T {
@@ -90,7 +28,7 @@ func must[T any](v T, err error) func(*testing.T) T {
 func ptr[T any](v T) *T { return &v }
 
 func TestUsersAndTokens(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "bob"))(t)
@@ -142,7 +80,7 @@ func TestUsersAndTokens(t *testing.T) {
 }
 
 func TestFriendsAndNames(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "Bob"))(t)
@@ -194,7 +132,7 @@ func TestFriendsAndNames(t *testing.T) {
 }
 
 func TestGroups(t *testing.T) {
-	engines(t, func(t *testing.T, s *store.Store) {
+	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		alice := must(s.CreateUser(ctx, "Alice"))(t)
 		bob := must(s.CreateUser(ctx, "Bob"))(t)
