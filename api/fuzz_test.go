@@ -2,9 +2,13 @@ package api
 
 import (
 	"errors"
+	"image/color"
+	"reflect"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
 )
 
 // checkDecoded checks what a decoder returned: a request within the limits, or a typed error with
@@ -32,8 +36,20 @@ func checkDecoded(t *testing.T, in string, r Request, err error) {
 	}
 }
 
+// checkEncodes checks that EncodeJSON writes r as a body that DecodeJSON reads back as r.
+func checkEncodes(t *testing.T, in string, r Request) {
+	body, err := EncodeJSON(&r)
+	if err != nil {
+		t.Fatalf("%q: EncodeJSON(%+v): %v", in, r, err)
+	}
+	back, err := DecodeJSON(body)
+	if err != nil || !reflect.DeepEqual(back, r) {
+		t.Fatalf("%q: %+v\nencodes as %s\nwhich decodes as %+v, %v", in, r, body, back, err)
+	}
+}
+
 // FuzzFromQuery: reading any query string never panics, and gives a request within the limits
-// or a typed error.
+// (which EncodeJSON writes as a body that reads back as it) or a typed error.
 func FuzzFromQuery(f *testing.F) {
 	for _, s := range []string{"url=example.com", "text=a&size=2048&margin=0&format=png&download=1", "type=wifi&ssid=x",
 		"size=1&size=2", "x=%zz", "text=%FF", "color=12345g&logo=banana&ecc=H&corners=rounded", "data=a&type=text"} {
@@ -42,6 +58,9 @@ func FuzzFromQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, query string, route uint8) {
 		r, err := FromQuery(query, Route(route%4))
 		checkDecoded(t, query, r, err)
+		if err == nil {
+			checkEncodes(t, query, r)
+		}
 	})
 }
 
@@ -55,7 +74,8 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r, err := DecodeJSON(body)
 		checkDecoded(t, string(body), r, err)
-		if err == nil { // what decodes, builds or fails with a typed error
+		if err == nil { // what decodes, encodes back to itself, and builds or fails with a typed error
+			checkEncodes(t, string(body), r)
 			if _, err := payload.Build(&r.Payload); err != nil {
 				var p *payload.Error
 				if !errors.As(err, &p) {
@@ -64,4 +84,24 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestEncodeJSON(t *testing.T) {
+	r := NewRequest()
+	if body, err := EncodeJSON(&r); err != nil || string(body) != `{}` {
+		t.Errorf("the defaults encode as %s, %v; want {}", body, err)
+	}
+	r.Payload = payload.Request{Type: payload.WiFi, SSID: "Lab", Password: "hunter22", Hidden: true}
+	r.Format, r.Download, r.Size, r.Margin, r.ECC = FormatPNG, true, 512, 0, qr.Q
+	r.Logo, r.Corners, r.Color = render.Banana, render.Rounded, color.RGBA{0x12, 0x34, 0x56, 0xff}
+	const want = `{"color":"123456","corners":"rounded","download":true,"ecc":"Q","format":"png","hidden":true,` +
+		`"logo":"banana","margin":0,"password":"hunter22","size":512,"ssid":"Lab","type":"wifi"}`
+	if body, err := EncodeJSON(&r); err != nil || string(body) != want {
+		t.Errorf("EncodeJSON = %s, %v\nwant %s", body, err, want)
+	}
+	r.Payload.SSID = "Lab\xff"
+	var e *Error
+	if _, err := EncodeJSON(&r); !errors.As(err, &e) || e.Code != payload.CodeInvalidText || e.Field != "ssid" {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
 }

@@ -190,27 +190,8 @@ func (r *Request) Query(p payload.Payload) string {
 	default:
 		q.Set("text", p.Text)
 	}
-	d := NewRequest()
-	if r.Color != d.Color {
-		q.Set("color", render.FormatColor(r.Color)[1:])
-	}
-	if r.Background != d.Background {
-		q.Set("background", render.FormatColor(r.Background)[1:])
-	}
-	if r.Logo != d.Logo {
-		q.Set("logo", "banana")
-	}
-	if r.Corners != d.Corners {
-		q.Set("corners", "rounded")
-	}
-	if r.Size != d.Size {
-		q.Set("size", strconv.Itoa(r.Size))
-	}
-	if r.ECC != d.ECC {
-		q.Set("ecc", r.ECC.String())
-	}
-	if r.Margin != d.Margin {
-		q.Set("margin", strconv.Itoa(r.Margin))
+	for _, f := range r.styleFields() {
+		q.Set(f.name, f.value)
 	}
 	return q.Encode()
 }

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// EncodeJSON returns the POST body (spec 2.1) that asks for r, the inverse of DecodeJSON: the
+// payload fields that are set, type, and the format, download and style fields that differ
+// from NewRequest's defaults. A string that is not valid UTF-8 cannot be written as JSON
+// without changing it, so it is refused with an INVALID_TEXT *Error rather than replaced.
+func EncodeJSON(r *Request) ([]byte, error) {
+	body := map[string]any{}
+	for name, field := range stringFields {
+		if v := *field(&r.Payload); v != "" {
+			body[name] = v
+		}
+	}
+	if r.Payload.Type != "" {
+		body["type"] = string(r.Payload.Type)
+	}
+	for name, v := range body {
+		if !utf8.ValidString(v.(string)) {
+			return nil, NewError(payload.CodeInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
+		}
+	}
+	if r.Payload.Hidden {
+		body["hidden"] = true
+	}
+	if r.Download {
+		body["download"] = true
+	}
+	if r.Format != NewRequest().Format {
+		body["format"] = string(r.Format)
+	}
+	for _, f := range r.styleFields() {
+		if f.number {
+			body[f.name] = json.Number(f.value)
+		} else {
+			body[f.name] = f.value
+		}
+	}
+	return json.Marshal(body)
+}
+
+// styleField is a style field of a request in its text form (number: a decimal integer).
+type styleField struct {
+	name, value string
+	number      bool
+}
+
+// styleFields returns the style fields of r that differ from the defaults, in the forms
+// DecodeJSON and FromQuery read: colours as RRGGBB without #, enumerations by name, size and
+// margin as decimal integers.
+func (r *Request) styleFields() []styleField {
+	d := NewRequest()
+	var fs []styleField
+	add := func(differs bool, name, value string, number bool) {
+		if differs {
+			fs = append(fs, styleField{name, value, number})
+		}
+	}
+	add(r.Color != d.Color, "color", render.FormatColor(r.Color)[1:], false)
+	add(r.Background != d.Background, "background", render.FormatColor(r.Background)[1:], false)
+	add(r.Logo != d.Logo, "logo", nameOf(logos, r.Logo), false)
+	add(r.Corners != d.Corners, "corners", nameOf(corners, r.Corners), false)
+	add(r.ECC != d.ECC, "ecc", nameOf(levels, r.ECC), false)
+	add(r.Size != d.Size, "size", strconv.Itoa(r.Size), true)
+	add(r.Margin != d.Margin, "margin", strconv.Itoa(r.Margin), true)
+	return fs
+}
+
+// nameOf returns the name of an enumerated value; a value outside the enumeration keeps its
+// number, which DecodeJSON and FromQuery refuse as INVALID_VALUE.
+func nameOf[T comparable](m map[string]T, v T) string {
+	for name, w := range m {
+		if w == v {
+			return name
+		}
+	}
+	return fmt.Sprint(v)
+}
