@@ -1,0 +1,258 @@
+// Package client is the Go client of the bananaqr HTTP API. It follows the spec's client rules
+// (7.2) so that programs get them without writing them:
+//
+//   - An answer of the API that is not a code (400, 413, 415, 422, 429, 503, ...) is an
+//     *APIError with the status and the error object's code, message and hint (spec 2.3):
+//     on 400 correct the request as the hint says; on 413 or 422 shorten the content, or
+//     encode a URL that points to the full data.
+//   - On 429 the client waits the seconds of Retry-After and tries once more; a second 429 is
+//     returned. The wait honours the context's cancellation and deadline (a Retry-After that
+//     ends after the deadline is returned at once rather than waited for), a Retry-After
+//     longer than the longest wait (WithMaxWait) is returned at once, and there is never a
+//     wait of less than a second. Nothing else is retried automatically.
+//   - When the API is never reached (DNS, a refused or broken connection, TLS, a timeout, or a
+//     foreign answer such as a proxy's or a captive portal's page), the error is a
+//     *TransportError that also records what the liveness check (GET /healthz) said, so that
+//     "the API said no" can be told from "we never reached it".
+//   - It never falls back to generating a code locally: it has no encoder to fall back to.
+//
+// Requests are the service's own type, api.Request (with payload.Request and the render and
+// qr enumerations), so a program builds exactly what the service reads; every request is sent
+// as a POST body (spec 4.2), which takes every payload type. The package imports the standard
+// library and the module's wire types (api), nothing else.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bananaqr/bananaqr/api"
+)
+
+// Default settings of a Client.
+const (
+	DefaultRateLimitRetries = 1               // 429s waited out per call
+	DefaultMaxWait          = 2 * time.Minute // the longest Retry-After waited for
+	DefaultTimeout          = 30 * time.Second
+	LivenessTimeout         = 5 * time.Second // the most the liveness check after a failure may take
+	maxAnswer               = 64 << 20        // the most of an answer read: far more than the largest JSON response
+)
+
+// Client makes QR codes through a bananaqr service. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	http      *http.Client
+	retries   int
+	maxWait   time.Duration
+	userAgent string
+	// wait sleeps d or until ctx is done (time's timer; tests replace it).
+	wait func(ctx context.Context, d time.Duration) error
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient makes the client send its requests with h (its transport, proxy and TLS
+// settings, timeout) instead of a client with DefaultTimeout.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithRateLimitRetries sets how many 429 answers a call waits out (DefaultRateLimitRetries);
+// 0 returns the first 429 at once.
+func WithRateLimitRetries(n int) Option { return func(c *Client) { c.retries = max(n, 0) } }
+
+// WithMaxWait sets the longest Retry-After the client waits for (DefaultMaxWait); a longer one
+// is returned at once as the 429's *APIError.
+func WithMaxWait(d time.Duration) Option { return func(c *Client) { c.maxWait = d } }
+
+// WithUserAgent sets the User-Agent header of the requests.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// New returns a client of the service at baseURL, such as "https://qr.example.com" (a path,
+// as in "https://example.com/qr", is kept as the prefix of the API's paths).
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("bananaqr client: base URL %q: want http:// or https:// with a host, and no query", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	c := &Client{base: u, http: &http.Client{Timeout: DefaultTimeout}, retries: DefaultRateLimitRetries,
+		maxWait: DefaultMaxWait, userAgent: "bananaqr-go-client", wait: sleep}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// SVG returns the code of r as an SVG document (r.Format is ignored).
+func (c *Client) SVG(ctx context.Context, r api.Request) ([]byte, error) {
+	return c.generate(ctx, r, api.FormatSVG)
+}
+
+// PNG returns the code of r as a PNG image (r.Format is ignored).
+func (c *Client) PNG(ctx context.Context, r api.Request) ([]byte, error) {
+	return c.generate(ctx, r, api.FormatPNG)
+}
+
+// JSON returns the JSON response of r (spec 2.2): the SVG, the PNG in Base64, the payload when
+// it is public, and the symbol's version, level and geometry (r.Format is ignored).
+func (c *Client) JSON(ctx context.Context, r api.Request) (*api.Response, error) {
+	body, err := c.generate(ctx, r, api.FormatJSON)
+	if err != nil {
+		return nil, err
+	}
+	var res api.Response
+	if err := json.Unmarshal(body, &res); err != nil || !res.OK {
+		return nil, c.foreign(ctx, "POST "+c.endpoint("/api/qr-code"), fmt.Errorf("the JSON response cannot be read: %v", err))
+	}
+	return &res, nil
+}
+
+// Health runs the liveness check (GET /healthz, spec 4.6): nil when the service answers
+// {"ok": true}, else an *APIError or a *TransportError (whose Liveness is not filled in).
+func (c *Client) Health(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.endpoint("/healthz"), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	body, err := c.do(req, "application/json")
+	if err != nil {
+		return err
+	}
+	var h api.Health
+	if err := json.Unmarshal(body, &h); err != nil || !h.OK {
+		return &TransportError{Op: "GET " + req.URL.String(), Failure: FailureForeign,
+			Err: fmt.Errorf("the answer is not {\"ok\": true}: %.80q", body)}
+	}
+	return nil
+}
+
+// formats are the media types of the formats.
+var formats = map[api.Format]string{api.FormatSVG: "image/svg+xml", api.FormatPNG: "image/png", api.FormatJSON: "application/json"}
+
+// generate POSTs r with format f and returns the body of the answer, waiting out 429s as the
+// client is configured to.
+func (c *Client) generate(ctx context.Context, r api.Request, f api.Format) ([]byte, error) {
+	r.Format = f
+	body, err := api.EncodeJSON(&r)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint("/api/qr-code"), bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", formats[f])
+		answer, err := c.do(req, formats[f])
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.Status == http.StatusTooManyRequests && attempt < c.retries {
+			if werr := c.waitOut(ctx, apiErr); werr != nil {
+				return nil, werr
+			}
+			continue
+		}
+		var te *TransportError
+		if errors.As(err, &te) {
+			te.Liveness = c.liveness(ctx)
+		}
+		return answer, err
+	}
+}
+
+// waitOut waits the Retry-After of a 429, or says why it will not: no time before the
+// context's deadline, a wait longer than the client's longest, or the context done meanwhile.
+func (c *Client) waitOut(ctx context.Context, e *APIError) error {
+	d := max(e.RetryAfter, time.Second) // never a tight loop, even without Retry-After
+	if d > c.maxWait {
+		return e
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+		return e
+	}
+	if err := c.wait(ctx, d); err != nil {
+		return fmt.Errorf("bananaqr client: waiting out a 429 (Retry-After %s): %w; %w", d, err, e)
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// do sends req and returns the body of a 2xx answer of media type want; other answers are an
+// *APIError (the API's error object) or a *TransportError, and the context's end is returned
+// as the context's error.
+func (c *Client) do(req *http.Request, want string) ([]byte, error) {
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
+	op := req.Method + " " + req.URL.String()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(req.Context(), op, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err == nil && len(body) > maxAnswer {
+		err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
+	}
+	if err != nil {
+		return nil, c.transportError(req.Context(), op, err)
+	}
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode/100 == 2 {
+		if mediaType != want {
+			return nil, &TransportError{Op: op, Failure: FailureForeign,
+				Err: fmt.Errorf("status %d with Content-Type %q, not %s", resp.StatusCode, mediaType, want)}
+		}
+		return body, nil
+	}
+	var eb api.ErrorBody
+	if mediaType != "application/json" || json.Unmarshal(body, &eb) != nil || eb.Code == "" {
+		return nil, &TransportError{Op: op, Failure: FailureForeign,
+			Err: fmt.Errorf("status %d (%s) without the API's error object: %.80q", resp.StatusCode, mediaType, body)}
+	}
+	return nil, &APIError{Status: resp.StatusCode, Code: api.Code(eb.Code), Message: eb.Message, Hint: eb.Hint,
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+}
+
+// foreign is the *TransportError of an answer that is not the API's, with the liveness check.
+func (c *Client) foreign(ctx context.Context, op string, err error) error {
+	return &TransportError{Op: op, Failure: FailureForeign, Err: err, Liveness: c.liveness(ctx)}
+}
+
+// liveness runs the liveness check after a failure, for at most LivenessTimeout.
+func (c *Client) liveness(ctx context.Context) Liveness {
+	if ctx.Err() != nil {
+		return Liveness{Err: ctx.Err()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, LivenessTimeout)
+	defer cancel()
+	err := c.Health(ctx)
+	return Liveness{Checked: true, OK: err == nil, Err: err}
+}
+
+func (c *Client) endpoint(path string) string {
+	u := *c.base
+	u.Path += path
+	return u.String()
+}
