@@ -37,9 +37,9 @@ else
 	echo "SKIPPED: node is not installed"
 fi
 
-step "race detector: concurrent encodes share plans and pooled memory; the server's handlers"
+step "race detector: concurrent encodes share plans and pooled memory; the server's handlers; the client"
 go test -count=1 -race -run 'Concurrent' ./qr
-go test -count=1 -race ./internal/... ./cmd/...
+go test -count=1 -race ./internal/... ./cmd/... ./client/...
 
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")

@@ -18,8 +18,10 @@
 //
 // Requests are the service's own type, api.Request (with payload.Request and the render and
 // qr enumerations), so a program builds exactly what the service reads; every request is sent
-// as a POST body (spec 4.2), which takes every payload type. The package imports the standard
-// library and the module's wire types (api), nothing else.
+// as a POST body (spec 4.2), which takes every payload type. Beyond the standard library the
+// package imports only this module's wire types (api, and the payload, render and qr types a
+// request is made of), which bring golang.org/x/net/idna (the URL rule's host names) and
+// nothing else.
 package client
 
 import (
@@ -182,7 +184,7 @@ func (c *Client) waitOut(ctx context.Context, e *APIError) error {
 		return e
 	}
 	if err := c.wait(ctx, d); err != nil {
-		return fmt.Errorf("bananaqr client: waiting out a 429 (Retry-After %s): %w; %w", d, err, e)
+		return fmt.Errorf("waiting out a 429 (Retry-After %s): %w; %w", d, err, e)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	s := fmt.Sprintf("bananaqr: %d %s: %s", e.Status, e.Code, e.Message)
+	s := fmt.Sprintf("bananaqr API: %d %s: %s", e.Status, e.Code, e.Message)
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}
@@ -67,13 +68,20 @@ type Liveness struct {
 	Err     error // why not, when not OK
 }
 
+// Error says what failed and what the liveness check found, such as "POST
+// https://qr.example.com/api/qr-code: connection: dial tcp 192.0.2.1:443: connect: connection
+// refused; the liveness check failed too (connection: ...): the service is not reachable from
+// here".
 func (e *TransportError) Error() string {
-	s := fmt.Sprintf("bananaqr: %s: %s: %v", e.Op, e.Failure, e.Err)
+	s := fmt.Sprintf("%s: %s: %v", e.Op, e.Failure, e.Err)
+	var inner *TransportError
 	switch l := e.Liveness; {
 	case l.OK:
-		s += "; the liveness check answered, so the service is up and this request's way to it failed"
+		s += "; the liveness check answered: the service is up, and this request's way to it failed"
+	case l.Checked && errors.As(l.Err, &inner):
+		s += fmt.Sprintf("; the liveness check failed too (%s: %v): the service is not reachable from here", inner.Failure, inner.Err)
 	case l.Checked:
-		s += fmt.Sprintf("; the liveness check failed too, so the service is not reachable from here: %v", l.Err)
+		s += fmt.Sprintf("; the liveness check failed too (%v)", l.Err)
 	}
 	return s
 }
@@ -84,7 +92,11 @@ func (e *TransportError) Unwrap() error { return e.Err }
 // context ended, the context's error is returned instead (the caller gave up; nothing failed).
 func (c *Client) transportError(ctx context.Context, op string, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("bananaqr: %s: %w", op, ctx.Err())
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // its method and URL are the Op
 	}
 	return &TransportError{Op: op, Failure: failureOf(err), Err: err}
 }

@@ -3,9 +3,14 @@ package render
 import (
 	"fmt"
 	"io"
-
-	"github.com/bananaqr/bananaqr/qr"
 )
+
+// Modules is a square of modules, each dark or light, such as a *qr.Symbol or a symbol read
+// back from an image. Dark is false outside 0..Size()-1.
+type Modules interface {
+	Size() int
+	Dark(x, y int) bool
+}
 
 // Terminal writes s to w as lines of UTF-8 half blocks, each character two modules high,
 // surrounded by a quiet zone of margin modules (ISO/IEC 18004:2015 6.3.7 asks for 4).
@@ -13,7 +18,7 @@ import (
 // A scanner needs dark modules on a light ground. By default the blocks stand for light
 // modules, which suits terminals with a dark background, where the glyphs are light; invert
 // draws the dark modules as blocks instead, for light backgrounds and for paper.
-func Terminal(w io.Writer, s *qr.Symbol, margin int, invert bool) error {
+func Terminal(w io.Writer, s Modules, margin int, invert bool) error {
 	if margin < 0 || margin > MaxMargin {
 		return fmt.Errorf("render: margin %d out of range 0..%d", margin, MaxMargin)
 	}

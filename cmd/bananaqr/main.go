@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render"
@@ -85,15 +86,17 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fg := fs.String("color", render.FormatColor(defaults.Foreground), "image: foreground `colour`, RRGGBB with or without #")
 	bg := fs.String("background", render.FormatColor(defaults.Background), "image: background `colour`, RRGGBB with or without #")
 	corners := fs.String("corners", "square", "image: `shape` of the modules' outer corners, square or rounded")
-	fields := payloadFlags(fs)
+	typeFields := payloadFlags(fs)
 	logo := fs.String("logo", "none", "image: `mark` in the centre, none or banana")
+	remote := fs.String("remote", "", "make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\ninstead of on this machine; the service's limits (2,048 characters, 60 codes a minute) apply")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n"+
 			"       bananaqr encode [flags] -type wifi|vcard|email|sms|url|text [-ssid … -password …]\n\n"+
 			"Prints a QR code of text to the terminal, or writes it to an image file with -o.\n"+
 			"Without text, or with \"-\", the text is standard input, less one final line break.\n"+
 			"Several arguments are joined by spaces. With -type, the payload is built from that\n"+
-			"type's fields as the HTTP API builds it (escaping, validation).\n\n")
+			"type's fields as the HTTP API builds it (escaping, validation). With -remote URL,\n"+
+			"the code is made by that bananaqr service instead, with the same flags.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -147,16 +150,16 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	text := strings.Join(fs.Args(), " ")
-	if *fields.values["type"] != "" {
+	var fields *payload.Request // the -type fields, as read by the API
+	if *typeFields.values["type"] != "" {
 		if fs.NArg() > 0 {
 			return usageError("give either a text or -type with its fields, not both")
 		}
-		p, err := fields.build()
+		pr, err := typeFields.request()
 		if err != nil {
-			e := api.ErrorOf(err)
-			return usageError("%s (%s)\n%s", e.Message, e.Code, e.Hint)
+			return usageError("%s", apiMessage(api.ErrorOf(err)))
 		}
-		text = p.Text
+		fields = &pr
 	} else if fs.NArg() == 0 || text == "-" {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
 		if err != nil {
@@ -165,6 +168,24 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 	}
+	if *remote != "" {
+		r := api.NewRequest()
+		if fields != nil {
+			r.Payload = *fields
+		} else {
+			r.Payload.Data = text
+		}
+		r.ECC, r.Size, r.Margin, r.Color, r.Background, r.Corners, r.Logo = level, o.Size, o.Margin, o.Foreground, o.Background, o.Corners, o.Logo
+		return encodeRemote(*remote, r, *out, *invert, stdout, stderr)
+	}
+	if fields != nil {
+		p, err := payload.Build(fields)
+		if err != nil {
+			return usageError("%s", apiMessage(api.ErrorOf(err)))
+		}
+		text = p.Text
+	}
+	o.Title = svgTitle(text)
 	s, err := qr.Encode(text, qr.Options{Level: level})
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
@@ -222,9 +243,9 @@ func payloadFlags(fs *flag.FlagSet) *payloadFields {
 	return f
 }
 
-// build builds the payload the flags give, through the API's reading of a JSON body and the
-// payload package, so that encode and the service make the same payloads.
-func (f *payloadFields) build() (payload.Payload, error) {
+// request returns the payload fields the flags give, read as the API reads a JSON body, so
+// that encode and the service take the same fields and make the same payloads.
+func (f *payloadFields) request() (payload.Request, error) {
 	body := map[string]any{}
 	for name, v := range f.values {
 		if *v != "" {
@@ -236,11 +257,25 @@ func (f *payloadFields) build() (payload.Payload, error) {
 	}
 	raw, err := json.Marshal(body)
 	if err != nil {
-		return payload.Payload{}, err
+		return payload.Request{}, err
 	}
 	r, err := api.DecodeJSON(raw)
+	return r.Payload, err
+}
+
+// svgTitle is the accessible name the service gives the SVG of a code of text (generate.Title):
+// the text when it is public, else only its type. Text the service would not take (too long,
+// control characters) is named by its type alone.
+func svgTitle(text string) string {
+	p, err := payload.Build(&payload.Request{Data: text})
 	if err != nil {
-		return payload.Payload{}, err
+		p = payload.Payload{Type: payload.Infer(text), Private: true}
 	}
-	return payload.Build(&r.Payload)
+	return generate.Title(p)
+}
+
+// apiMessage is an API error as encode reports it: the message, the code, and the hint on a
+// line of its own.
+func apiMessage(e *api.Error) string {
+	return fmt.Sprintf("%s (%s)\n%s", e.Message, e.Code, e.Hint)
 }
