@@ -371,6 +371,10 @@ func TestTransportErrors(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 
+	// direct resolves names itself, even where an HTTP proxy is configured.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.Proxy = nil
+	direct := &http.Client{Transport: transport}
 	for _, tc := range []struct {
 		name    string
 		url     string
@@ -379,7 +383,7 @@ func TestTransportErrors(t *testing.T) {
 		live    bool
 	}{
 		{"closed port", closedURL, nil, FailureConnect, false},
-		{"unknown host", "http://bananaqr-test.invalid", nil, FailureDNS, false},
+		{"unknown host", "http://bananaqr-test.invalid", []Option{WithHTTPClient(direct)}, FailureDNS, false},
 		{"untrusted certificate", tlsServer.URL, nil, FailureTLS, false},
 		{"TLS to a plain server", strings.Replace(plain.URL, "http:", "https:", 1), nil, FailureTLS, false},
 		{"connection closed", hangUp.URL, nil, FailureConnect, true},
