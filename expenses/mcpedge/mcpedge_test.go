@@ -124,6 +124,25 @@ func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string
 	}
 }
 
+// undescribed returns the paths of the properties of a JSON schema, at any depth, that have no
+// description: the records a tool returns are documented field by field.
+func undescribed(schema any, path string) []string {
+	s, _ := schema.(map[string]any)
+	var out []string
+	if props, ok := s["properties"].(map[string]any); ok {
+		for name, p := range props {
+			if d, _ := p.(map[string]any)["description"].(string); d == "" {
+				out = append(out, path+name)
+			}
+			out = append(out, undescribed(p, path+name+".")...)
+		}
+	}
+	if items, ok := s["items"]; ok {
+		out = append(out, undescribed(items, path+"[].")...)
+	}
+	return out
+}
+
 func TestToolList(t *testing.T) {
 	f := newFixture(t)
 	cs := f.session(t, "") // tools/list needs no token
@@ -138,6 +157,13 @@ func TestToolList(t *testing.T) {
 		tools[tool.Name] = tool
 		if tool.Description == "" || tool.Annotations == nil || tool.OutputSchema == nil {
 			t.Errorf("%s: description, annotations or output schema missing", tool.Name)
+			continue
+		}
+		var schema any
+		b, _ := json.Marshal(tool.OutputSchema)
+		json.Unmarshal(b, &schema)
+		for _, p := range undescribed(schema, "") {
+			t.Errorf("%s: output property %s has no description", tool.Name, p)
 		}
 	}
 	want := slices.Clone(ToolNames)

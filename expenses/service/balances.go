@@ -97,15 +97,15 @@ type AddPaymentInput struct {
 
 // Payment is a recorded payment.
 type Payment struct {
-	ID          string `json:"id"`
-	Amount      string `json:"amount"`
-	Currency    string `json:"currency"`
-	From        string `json:"from"`
-	To          string `json:"to"`
-	Date        string `json:"date"`
-	Description string `json:"description"`
-	CreatedBy   string `json:"createdBy"`
-	CreatedAt   string `json:"createdAt"`
+	ID          string `json:"id" jsonschema:"The payment's id: 32 hexadecimal digits, random."`
+	Amount      string `json:"amount" jsonschema:"The amount, a decimal string with the currency's minor-unit digits, such as 12.50."`
+	Currency    string `json:"currency" jsonschema:"ISO 4217 code."`
+	From        string `json:"from" jsonschema:"Who paid: \"me\" or the name the caller knows them by."`
+	To          string `json:"to" jsonschema:"Who received the money: \"me\" or a name."`
+	Date        string `json:"date" jsonschema:"The day of the payment, YYYY-MM-DD."`
+	Description string `json:"description" jsonschema:"The note given, or empty."`
+	CreatedBy   string `json:"createdBy" jsonschema:"Who recorded the payment: \"me\" or a name."`
+	CreatedAt   string `json:"createdAt" jsonschema:"When it was recorded, RFC 3339 in UTC."`
 }
 
 // AddPayment is add_payment: from (default "me") paid to. One of them must be the caller.

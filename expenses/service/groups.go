@@ -11,20 +11,20 @@ import (
 
 // Group is a group in a list.
 type Group struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Currency  string `json:"currency"`
-	Type      string `json:"type"`
-	CreatedBy string `json:"createdBy"`
-	CreatedAt string `json:"createdAt"`
+	ID        string `json:"id" jsonschema:"The group's id: 32 hexadecimal digits, random."`
+	Name      string `json:"name" jsonschema:"The group's name, unique among its creator's groups."`
+	Currency  string `json:"currency" jsonschema:"The group's default currency, an ISO 4217 code."`
+	Type      string `json:"type" jsonschema:"The kind of group given at creation, such as travel or home; may be empty."`
+	CreatedBy string `json:"createdBy" jsonschema:"Who created the group: \"me\" or the name the caller knows them by."`
+	CreatedAt string `json:"createdAt" jsonschema:"When the group was created, RFC 3339 in UTC."`
 }
 
 // Member is a member of a group: Weight is their part of the default split, Registered
 // whether they have an account (otherwise a placeholder).
 type Member struct {
-	Name       string `json:"name"`
-	Registered bool   `json:"registered"`
-	Weight     int64  `json:"weight"`
+	Name       string `json:"name" jsonschema:"The member: \"me\" or the name the caller knows them by."`
+	Registered bool   `json:"registered" jsonschema:"Whether the member has an account; false for a placeholder person."`
+	Weight     int64  `json:"weight" jsonschema:"The member's part of the default split (1 each for equal shares)."`
 }
 
 // GroupDetails is the result of get_group and create_group. DefaultSplit is "equal" when
@@ -32,8 +32,8 @@ type Member struct {
 // the order in which leftover minor units are assigned.
 type GroupDetails struct {
 	Group
-	Members      []Member `json:"members"`
-	DefaultSplit string   `json:"defaultSplit"`
+	Members      []Member `json:"members" jsonschema:"The members in join order, the creator first: the order in which leftover minor units go."`
+	DefaultSplit string   `json:"defaultSplit" jsonschema:"How expenses without splits are shared: equal, or weighted by the members' weights."`
 }
 
 // ListGroupsInput is the parameters of list_groups (cursor is an addition to spec 4.8).
@@ -44,8 +44,8 @@ type ListGroupsInput struct {
 
 // GroupPage is a page of groups.
 type GroupPage struct {
-	Groups     []Group `json:"groups"`
-	NextCursor string  `json:"nextCursor,omitempty"`
+	Groups     []Group `json:"groups" jsonschema:"The caller's groups on this page, by name."`
+	NextCursor string  `json:"nextCursor,omitempty" jsonschema:"Pass as cursor for the next page; absent on the last page."`
 }
 
 func (s *Service) groupOut(ctx context.Context, d *directory, g store.Group) (Group, error) {
@@ -208,13 +208,13 @@ func (s *Service) createGroup(ctx context.Context, c Caller, in CreateGroupInput
 
 // Friend is a friend of the caller, by the name the caller knows them by.
 type Friend struct {
-	Name       string `json:"name"`
-	Registered bool   `json:"registered"`
+	Name       string `json:"name" jsonschema:"The name the caller knows the friend by."`
+	Registered bool   `json:"registered" jsonschema:"Whether the friend has an account; false for a placeholder person."`
 }
 
 // Friends is the result of list_friends.
 type Friends struct {
-	Friends []Friend `json:"friends"`
+	Friends []Friend `json:"friends" jsonschema:"The caller's friends, by name."`
 }
 
 // ListFriends is list_friends.
@@ -232,9 +232,9 @@ func (s *Service) ListFriends(ctx context.Context, c Caller) (Friends, error) {
 
 // Me is the result of get_me: the caller's account.
 type Me struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	CreatedAt string `json:"createdAt"`
+	ID        string `json:"id" jsonschema:"The caller's user id: 32 hexadecimal digits."`
+	Name      string `json:"name" jsonschema:"The caller's name."`
+	CreatedAt string `json:"createdAt" jsonschema:"When the account was created, RFC 3339 in UTC."`
 }
 
 // GetMe is get_me.

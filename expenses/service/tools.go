@@ -21,46 +21,46 @@ type Money struct {
 
 // BalanceItem is what is owed between the caller and one person in one currency.
 type BalanceItem struct {
-	Name     string `json:"name"`
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
+	Name     string `json:"name" jsonschema:"The other person: the name the caller knows them by."`
+	Amount   string `json:"amount" jsonschema:"The net amount, positive, a decimal string with the currency's minor-unit digits."`
+	Currency string `json:"currency" jsonschema:"ISO 4217 code; each currency is balanced on its own."`
 }
 
 // Balances is the result of get_balances: owed, what the caller owes each person;
 // owedToYou, what each person owes the caller.
 type Balances struct {
-	Owed      []BalanceItem `json:"owed"`
-	OwedToYou []BalanceItem `json:"owedToYou"`
+	Owed      []BalanceItem `json:"owed" jsonschema:"What the caller owes each person, per currency."`
+	OwedToYou []BalanceItem `json:"owedToYou" jsonschema:"What each person owes the caller, per currency."`
 }
 
 // GroupRef names a group in an expense.
 type GroupRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
+	ID   string `json:"id" jsonschema:"The group's id."`
+	Name string `json:"name" jsonschema:"The group's name."`
 }
 
 // Split is one person's share of an expense.
 type Split struct {
-	Name   string `json:"name"`
-	Amount string `json:"amount"`
+	Name   string `json:"name" jsonschema:"The person who bears this share: \"me\" or a name."`
+	Amount string `json:"amount" jsonschema:"The share, a decimal string with the currency's minor-unit digits; the shares add up to the amount exactly."`
 }
 
 // Expense is an expense as the tools return it.
 type Expense struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Amount    string    `json:"amount"`
-	Currency  string    `json:"currency"`
-	PaidBy    string    `json:"paidBy"`
-	Group     *GroupRef `json:"group,omitempty"`
-	Splits    []Split   `json:"splits"`
-	Date      string    `json:"date"`
-	Recurring bool      `json:"recurring"`
-	CreatedBy string    `json:"createdBy"`
-	CreatedAt string    `json:"createdAt"`
-	Deleted   bool      `json:"deleted"`
-	DeletedAt string    `json:"deletedAt,omitempty"`
-	DeletedBy string    `json:"deletedBy,omitempty"`
+	ID        string    `json:"id" jsonschema:"The expense's id: 32 hexadecimal digits, random."`
+	Title     string    `json:"title" jsonschema:"What the expense was for."`
+	Amount    string    `json:"amount" jsonschema:"The total, a decimal string with the currency's minor-unit digits, such as 12.50 (EUR), 1200 (JPY), 1.250 (KWD)."`
+	Currency  string    `json:"currency" jsonschema:"ISO 4217 code."`
+	PaidBy    string    `json:"paidBy" jsonschema:"Who paid: \"me\" or the name the caller knows them by."`
+	Group     *GroupRef `json:"group,omitempty" jsonschema:"The group the expense belongs to; absent for an expense between friends."`
+	Splits    []Split   `json:"splits" jsonschema:"Each person's share."`
+	Date      string    `json:"date" jsonschema:"The day of the expense, YYYY-MM-DD."`
+	Recurring bool      `json:"recurring" jsonschema:"Whether it is a recurring expense (rent, subscriptions)."`
+	CreatedBy string    `json:"createdBy" jsonschema:"Who recorded it: \"me\" or a name."`
+	CreatedAt string    `json:"createdAt" jsonschema:"When it was recorded, RFC 3339 in UTC."`
+	Deleted   bool      `json:"deleted" jsonschema:"Whether it is deleted (soft: restore_expense brings it back)."`
+	DeletedAt string    `json:"deletedAt,omitempty" jsonschema:"When it was deleted, RFC 3339 in UTC; absent when not deleted."`
+	DeletedBy string    `json:"deletedBy,omitempty" jsonschema:"Who deleted it; absent when not deleted."`
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -129,8 +129,8 @@ type ListExpensesInput struct {
 
 // ExpensePage is a page of expenses; NextCursor is "" after the last page.
 type ExpensePage struct {
-	Expenses   []Expense `json:"expenses"`
-	NextCursor string    `json:"nextCursor,omitempty"`
+	Expenses   []Expense `json:"expenses" jsonschema:"The expenses on this page, newest first."`
+	NextCursor string    `json:"nextCursor,omitempty" jsonschema:"Pass as cursor for the next page; absent on the last page."`
 }
 
 func checkLimit(limit int) (int, error) {
