@@ -56,6 +56,7 @@ type Client struct {
 	retries   int
 	maxWait   time.Duration
 	userAgent string
+	onWait    func(time.Duration)
 	// wait sleeps d or until ctx is done (time's timer; tests replace it).
 	wait func(ctx context.Context, d time.Duration) error
 }
@@ -74,6 +75,10 @@ func WithRateLimitRetries(n int) Option { return func(c *Client) { c.retries = m
 // WithMaxWait sets the longest Retry-After the client waits for (DefaultMaxWait); a longer one
 // is returned at once as the 429's *APIError.
 func WithMaxWait(d time.Duration) Option { return func(c *Client) { c.maxWait = d } }
+
+// OnRateLimitWait has f called with the wait before each wait on a 429, for a program to say
+// why it pauses.
+func OnRateLimitWait(f func(wait time.Duration)) Option { return func(c *Client) { c.onWait = f } }
 
 // WithUserAgent sets the User-Agent header of the requests.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
@@ -182,6 +187,9 @@ func (c *Client) waitOut(ctx context.Context, e *APIError) error {
 	}
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
 		return e
+	}
+	if c.onWait != nil {
+		c.onWait(d)
 	}
 	if err := c.wait(ctx, d); err != nil {
 		return fmt.Errorf("waiting out a 429 (Retry-After %s): %w; %w", d, err, e)

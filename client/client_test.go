@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -250,8 +251,8 @@ func TestRateLimit(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{now: time.Unix(1e9, 0)}
 	svc := newService(t, ratelimit.NewMemory(1, time.Minute, clk.Now))
-	c := newClient(t, svc.URL)
-	var waits []time.Duration
+	var waits, notices []time.Duration
+	c := newClient(t, svc.URL, OnRateLimitWait(func(d time.Duration) { notices = append(notices, d) }))
 	var during func() // what happens while the client waits
 	c.wait = func(ctx context.Context, d time.Duration) error {
 		waits = append(waits, d)
@@ -269,6 +270,9 @@ func TestRateLimit(t *testing.T) {
 	// Over the budget: wait 60 s, then the retry is served.
 	if _, err := c.SVG(ctx, r); err != nil || len(waits) != 1 || waits[0] != 60*time.Second || svc.posts.Load() != 3 {
 		t.Fatalf("after a 429: %v; waits %v, %d requests; want one wait of 60s and 3 requests", err, waits, svc.posts.Load())
+	}
+	if !slices.Equal(notices, waits) {
+		t.Errorf("OnRateLimitWait saw %v, want %v", notices, waits)
 	}
 	// Someone else takes the budget while the client waits: the second 429 is returned.
 	during = func() {

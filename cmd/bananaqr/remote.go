@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/client"
@@ -27,7 +28,10 @@ import (
 func encodeRemote(base string, r api.Request, out string, invert bool, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	c, err := client.New(base, client.WithUserAgent("bananaqr-cli/"+version()))
+	c, err := client.New(base, client.WithUserAgent("bananaqr-cli/"+version()),
+		client.OnRateLimitWait(func(d time.Duration) {
+			fmt.Fprintf(stderr, "bananaqr: %s: over the rate limit; waiting %s as it asks, then trying once more (Ctrl-C stops)\n", base, d)
+		}))
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: -remote: %v\n", err)
 		return 2
