@@ -119,7 +119,10 @@ func (c *Client) JSON(ctx context.Context, r api.Request) (*api.Response, error)
 	}
 	var res api.Response
 	if err := json.Unmarshal(body, &res); err != nil || !res.OK {
-		return nil, c.foreign(ctx, "POST "+c.endpoint("/api/qr-code"), fmt.Errorf("the JSON response cannot be read: %v", err))
+		if err == nil {
+			err = errors.New(`"ok" is not true`)
+		}
+		return nil, c.foreign(ctx, "POST "+c.endpoint("/api/qr-code"), fmt.Errorf("the JSON response cannot be read: %w", err))
 	}
 	return &res, nil
 }
