@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
 
 type fixture struct {
@@ -23,18 +23,14 @@ type fixture struct {
 	tokens map[string]string
 }
 
-// newFixture serves the edge over HTTP on a service on SQLite in a temp dir, with users
-// Anna, Ben and Dora and a token each.
-func newFixture(t *testing.T) *fixture {
+// newFixture serves the edge over HTTP on a service on st, with users Anna, Ben and Dora and
+// a token each.
+func newFixture(t *testing.T, st *store.Store) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "expenses.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	svc := service.New(st, nil)
 	f := &fixture{tokens: map[string]string{}}
+	var err error
 	for _, n := range []string{"Anna", "Ben", "Dora"} {
 		if _, err := st.CreateUser(ctx, n); err != nil {
 			t.Fatal(err)
@@ -107,8 +103,9 @@ func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[stri
 	return out
 }
 
-// wantError checks that tool answers a tool error {error, code} with code.
-func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, code string) {
+// wantError checks that tool answers a tool error {error, code} with code, and returns its
+// message.
+func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, code string) string {
 	t.Helper()
 	res := callRaw(t, cs, tool, args)
 	if !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
@@ -122,6 +119,7 @@ func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string
 	if body["code"] != code {
 		t.Fatalf("%s %v: %s, want code %s", tool, args, text, code)
 	}
+	return body["error"]
 }
 
 // undescribed returns the paths of the properties of a JSON schema, at any depth, that have no
@@ -144,182 +142,222 @@ func undescribed(schema any, path string) []string {
 }
 
 func TestToolList(t *testing.T) {
-	f := newFixture(t)
-	cs := f.session(t, "") // tools/list needs no token
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	tools := map[string]*mcp.Tool{}
-	for _, tool := range res.Tools {
-		names = append(names, tool.Name)
-		tools[tool.Name] = tool
-		if tool.Description == "" || tool.Annotations == nil || tool.OutputSchema == nil {
-			t.Errorf("%s: description, annotations or output schema missing", tool.Name)
-			continue
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st)
+		cs := f.session(t, "") // tools/list needs no token
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		var schema any
-		b, _ := json.Marshal(tool.OutputSchema)
-		json.Unmarshal(b, &schema)
-		for _, p := range undescribed(schema, "") {
-			t.Errorf("%s: output property %s has no description", tool.Name, p)
+		var names []string
+		tools := map[string]*mcp.Tool{}
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+			tools[tool.Name] = tool
+			if tool.Description == "" || tool.Annotations == nil || tool.OutputSchema == nil {
+				t.Errorf("%s: description, annotations or output schema missing", tool.Name)
+				continue
+			}
+			var schema any
+			b, _ := json.Marshal(tool.OutputSchema)
+			json.Unmarshal(b, &schema)
+			for _, p := range undescribed(schema, "") {
+				t.Errorf("%s: output property %s has no description", tool.Name, p)
+			}
 		}
-	}
-	want := slices.Clone(ToolNames)
-	slices.Sort(want)
-	slices.Sort(names)
-	if !reflect.DeepEqual(names, want) || len(names) != 12 {
-		t.Fatalf("tools %v, want %v", names, want)
-	}
-	props := func(tool string) map[string]any {
-		b, _ := json.Marshal(tools[tool].InputSchema)
-		var s struct {
-			Properties map[string]map[string]any `json:"properties"`
+		want := slices.Clone(ToolNames)
+		slices.Sort(want)
+		slices.Sort(names)
+		if !reflect.DeepEqual(names, want) || len(names) != 12 {
+			t.Fatalf("tools %v, want %v", names, want)
 		}
-		json.Unmarshal(b, &s)
-		out := map[string]any{}
-		for k, v := range s.Properties {
-			out[k] = v["type"]
+		props := func(tool string) map[string]any {
+			b, _ := json.Marshal(tools[tool].InputSchema)
+			var s struct {
+				Properties map[string]map[string]any `json:"properties"`
+			}
+			json.Unmarshal(b, &s)
+			out := map[string]any{}
+			for k, v := range s.Properties {
+				out[k] = v["type"]
+			}
+			return out
 		}
-		return out
-	}
-	for tool, want := range map[string]map[string]any{
-		"add_expense": {"title": "string", "amount": "number", "currency": "string", "paidBy": "string",
-			"group": "string", "splits": "object", "date": "string", "recurring": "boolean"},
-		"list_expenses": {"limit": "integer", "cursor": "string", "group": "string", "recurring": "boolean"},
-		"add_payment": {"amount": "number", "currency": "string", "from": "string", "to": "string",
-			"date": "string", "description": "string"},
-		"get_group":    {"name": "string"},
-		"get_balances": {},
-	} {
-		if got := props(tool); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s properties %v, want %v", tool, got, want)
+		for tool, want := range map[string]map[string]any{
+			"add_expense": {"title": "string", "amount": "number", "currency": "string", "paidBy": "string",
+				"group": "string", "splits": "object", "date": "string", "recurring": "boolean"},
+			"list_expenses": {"limit": "integer", "cursor": "string", "group": "string", "recurring": "boolean"},
+			"add_payment": {"amount": "number", "currency": "string", "from": "string", "to": "string",
+				"date": "string", "description": "string"},
+			"get_group":    {"name": "string"},
+			"get_balances": {},
+		} {
+			if got := props(tool); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s properties %v, want %v", tool, got, want)
+			}
 		}
-	}
-	b, _ := json.Marshal(tools["add_expense"].InputSchema)
-	if !strings.Contains(string(b), `"additionalProperties":{"type":"number"}`) {
-		t.Errorf("add_expense splits values are not numbers: %s", b)
-	}
-	if a := tools["get_balances"].Annotations; !a.ReadOnlyHint || !a.IdempotentHint {
-		t.Errorf("get_balances annotations %+v", a)
-	}
-	if a := tools["delete_expense"].Annotations; a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
-		t.Errorf("delete_expense annotations %+v", a)
-	}
-	// tools/call needs one.
-	wantError(t, cs, "get_me", nil, service.CodeUnauthorized)
-	wantError(t, cs, "add_expense", map[string]any{"amount": "abc"}, service.CodeUnauthorized)
-	wantError(t, f.session(t, "unknown"), "get_me", nil, service.CodeUnauthorized)
-	time.Sleep(time.Millisecond)
-	wantError(t, f.session(t, "expired"), "get_me", nil, service.CodeUnauthorized)
+		b, _ := json.Marshal(tools["add_expense"].InputSchema)
+		if !strings.Contains(string(b), `"additionalProperties":{"type":"number"}`) {
+			t.Errorf("add_expense splits values are not numbers: %s", b)
+		}
+		if a := tools["get_balances"].Annotations; !a.ReadOnlyHint || !a.IdempotentHint {
+			t.Errorf("get_balances annotations %+v", a)
+		}
+		if a := tools["delete_expense"].Annotations; a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("delete_expense annotations %+v", a)
+		}
+		// tools/call needs one.
+		wantError(t, cs, "get_me", nil, service.CodeUnauthorized)
+		wantError(t, cs, "add_expense", map[string]any{"amount": "abc"}, service.CodeUnauthorized)
+		wantError(t, f.session(t, "unknown"), "get_me", nil, service.CodeUnauthorized)
+		time.Sleep(time.Millisecond)
+		wantError(t, f.session(t, "expired"), "get_me", nil, service.CodeUnauthorized)
+	})
 }
 
 func TestFlow(t *testing.T) {
-	f := newFixture(t)
-	anna, ben, dora := f.session(t, "Anna"), f.session(t, "Ben"), f.session(t, "Dora")
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st)
+		anna, ben, dora := f.session(t, "Anna"), f.session(t, "Ben"), f.session(t, "Dora")
 
-	if me := call[service.Me](t, anna, "get_me", nil); me.Name != "Anna" {
-		t.Fatalf("get_me %+v", me)
-	}
-	g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
-		"type": "travel", "members": []string{"Ben", "Carl"}})
-	if len(g.Members) != 3 {
-		t.Fatalf("group %+v", g)
-	}
-	e := call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Dinner", "amount": 10, "currency": "EUR", "group": "Trip"})
-	shares := map[string]string{}
-	for _, s := range e.Splits {
-		shares[s.Name] = s.Amount
-	}
-	if e.Amount != "10.00" || !reflect.DeepEqual(shares, map[string]string{"me": "3.34", "Ben": "3.33", "Carl": "3.33"}) {
-		t.Fatalf("expense %+v", e)
-	}
-	p := call[service.Payment](t, anna, "add_payment", map[string]any{"amount": 2, "currency": "EUR", "from": "Ben", "to": "me"})
-	if p.Amount != "2.00" || p.From != "Ben" || p.To != "me" {
-		t.Fatalf("payment %+v", p)
-	}
-	ab := call[service.Balances](t, anna, "get_balances", nil)
-	if !reflect.DeepEqual(ab.OwedToYou, []service.BalanceItem{{Name: "Ben", Amount: "1.33", Currency: "EUR"}, {Name: "Carl", Amount: "3.33", Currency: "EUR"}}) || len(ab.Owed) != 0 {
-		t.Fatalf("Anna's balances %+v", ab)
-	}
-	bb := call[service.Balances](t, ben, "get_balances", nil)
-	if !reflect.DeepEqual(bb.Owed, []service.BalanceItem{{Name: "Anna", Amount: "1.33", Currency: "EUR"}}) || len(bb.OwedToYou) != 0 {
-		t.Fatalf("Ben's balances %+v", bb)
-	}
-	if got := call[service.Expense](t, ben, "get_expense", map[string]any{"id": e.ID}); got.ID != e.ID || got.PaidBy != "Anna" {
-		t.Fatalf("Ben's view %+v", got)
-	}
+		if me := call[service.Me](t, anna, "get_me", nil); me.Name != "Anna" {
+			t.Fatalf("get_me %+v", me)
+		}
+		g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
+			"type": "travel", "members": []string{"Ben", "Carl"}})
+		if len(g.Members) != 3 {
+			t.Fatalf("group %+v", g)
+		}
+		e := call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Dinner", "amount": 10, "currency": "EUR", "group": "Trip"})
+		shares := map[string]string{}
+		for _, s := range e.Splits {
+			shares[s.Name] = s.Amount
+		}
+		if e.Amount != "10.00" || !reflect.DeepEqual(shares, map[string]string{"me": "3.34", "Ben": "3.33", "Carl": "3.33"}) {
+			t.Fatalf("expense %+v", e)
+		}
+		p := call[service.Payment](t, anna, "add_payment", map[string]any{"amount": 2, "currency": "EUR", "from": "Ben", "to": "me"})
+		if p.Amount != "2.00" || p.From != "Ben" || p.To != "me" {
+			t.Fatalf("payment %+v", p)
+		}
+		ab := call[service.Balances](t, anna, "get_balances", nil)
+		if !reflect.DeepEqual(ab.OwedToYou, []service.BalanceItem{{Name: "Ben", Amount: "1.33", Currency: "EUR"}, {Name: "Carl", Amount: "3.33", Currency: "EUR"}}) || len(ab.Owed) != 0 {
+			t.Fatalf("Anna's balances %+v", ab)
+		}
+		bb := call[service.Balances](t, ben, "get_balances", nil)
+		if !reflect.DeepEqual(bb.Owed, []service.BalanceItem{{Name: "Anna", Amount: "1.33", Currency: "EUR"}}) || len(bb.OwedToYou) != 0 {
+			t.Fatalf("Ben's balances %+v", bb)
+		}
+		if got := call[service.Expense](t, ben, "get_expense", map[string]any{"id": e.ID}); got.ID != e.ID || got.PaidBy != "Anna" {
+			t.Fatalf("Ben's view %+v", got)
+		}
 
-	// Pagination.
-	for _, title := range []string{"Taxi", "Museum"} {
-		call[service.Expense](t, anna, "add_expense", map[string]any{"title": title, "amount": 3.5, "currency": "EUR",
-			"splits": map[string]any{"me": 1.5, "Ben": 2}})
-	}
-	page := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2})
-	if len(page.Expenses) != 2 || page.NextCursor == "" {
-		t.Fatalf("first page %+v", page)
-	}
-	page2 := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2, "cursor": page.NextCursor})
-	if len(page2.Expenses) != 1 || page2.NextCursor != "" || page2.Expenses[0].ID == page.Expenses[0].ID {
-		t.Fatalf("second page %+v", page2)
-	}
-	if inGroup := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"group": "Trip"}); len(inGroup.Expenses) != 1 {
-		t.Fatalf("group filter %+v", inGroup)
-	}
+		// Pagination.
+		for _, title := range []string{"Taxi", "Museum"} {
+			call[service.Expense](t, anna, "add_expense", map[string]any{"title": title, "amount": 3.5, "currency": "EUR",
+				"splits": map[string]any{"me": 1.5, "Ben": 2}})
+		}
+		page := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2})
+		if len(page.Expenses) != 2 || page.NextCursor == "" {
+			t.Fatalf("first page %+v", page)
+		}
+		page2 := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 2, "cursor": page.NextCursor})
+		if len(page2.Expenses) != 1 || page2.NextCursor != "" || page2.Expenses[0].ID == page.Expenses[0].ID {
+			t.Fatalf("second page %+v", page2)
+		}
+		if inGroup := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"group": "Trip"}); len(inGroup.Expenses) != 1 {
+			t.Fatalf("group filter %+v", inGroup)
+		}
 
-	// Delete and restore.
-	if d := call[service.Expense](t, anna, "delete_expense", map[string]any{"id": e.ID}); !d.Deleted {
-		t.Fatalf("deleted %+v", d)
-	}
-	if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 2 {
-		t.Fatalf("after delete %+v", l)
-	}
-	wantError(t, anna, "delete_expense", map[string]any{"id": e.ID}, service.CodeInvalidInput)
-	if r := call[service.Expense](t, ben, "restore_expense", map[string]any{"id": e.ID}); r.Deleted {
-		t.Fatalf("restored %+v", r)
-	}
-	if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 3 {
-		t.Fatalf("after restore %+v", l)
-	}
+		// Delete and restore.
+		if d := call[service.Expense](t, anna, "delete_expense", map[string]any{"id": e.ID}); !d.Deleted {
+			t.Fatalf("deleted %+v", d)
+		}
+		if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 2 {
+			t.Fatalf("after delete %+v", l)
+		}
+		wantError(t, anna, "delete_expense", map[string]any{"id": e.ID}, service.CodeInvalidInput)
+		if r := call[service.Expense](t, ben, "restore_expense", map[string]any{"id": e.ID}); r.Deleted {
+			t.Fatalf("restored %+v", r)
+		}
+		if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 3 {
+			t.Fatalf("after restore %+v", l)
+		}
 
-	// Errors.
-	wantError(t, dora, "get_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-	wantError(t, dora, "delete_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-	wantError(t, anna, "get_expense", map[string]any{"id": "00000000000000000000000000000000"}, service.CodeNotFound)
-	wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.CodeNotFound)
-	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 1.234, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": -5, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-	wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.CodeInvalidInput)
-	wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
-	wantError(t, f.session(t, ""), "get_balances", nil, service.CodeUnauthorized)
+		// Errors.
+		wantError(t, dora, "get_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
+		wantError(t, dora, "delete_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
+		wantError(t, anna, "get_expense", map[string]any{"id": "00000000000000000000000000000000"}, service.CodeNotFound)
+		wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.CodeNotFound)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 1.234, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": -5, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.CodeInvalidInput)
+		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
+		wantError(t, f.session(t, ""), "get_balances", nil, service.CodeUnauthorized)
+		if msg := wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR",
+			"splits": map[string]any{"me": 1, "Zed": 1}}, service.CodeInvalidInput); !strings.Contains(msg, "Zed") || !strings.Contains(msg, "Ben") {
+			t.Errorf("unknown person: %q does not name it and the candidates", msg)
+		}
+		wantError(t, anna, "list_expenses", map[string]any{"cursor": "not-a-cursor"}, service.CodeInvalidInput)
+		wantError(t, anna, "list_expenses", map[string]any{"limit": 0}, service.CodeInvalidInput)
+	if l := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 1000}); len(l.Expenses) != 3 {
+		t.Errorf("a limit over 100 is cut to 100: %d expenses", len(l.Expenses))
+	}
+		wantError(t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR"}, service.CodeInvalidInput)
+		wantError(t, anna, "create_group", map[string]any{"name": "Moon", "currency": "XYZ"}, service.CodeInvalidInput)
+
+		// Groups and friends.
+		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Flat", "currency": "JPY", "members": []string{"Ben"}})
+		gp := call[service.GroupPage](t, anna, "list_groups", map[string]any{"limit": 1})
+		if len(gp.Groups) != 1 || gp.NextCursor == "" {
+			t.Fatalf("list_groups first page %+v", gp)
+		}
+		gp2 := call[service.GroupPage](t, anna, "list_groups", map[string]any{"limit": 1, "cursor": gp.NextCursor})
+		if len(gp2.Groups) != 1 || gp2.NextCursor != "" || gp2.Groups[0].ID == gp.Groups[0].ID {
+			t.Fatalf("list_groups second page %+v", gp2)
+		}
+		if dg := call[service.GroupPage](t, dora, "list_groups", nil); len(dg.Groups) != 0 {
+			t.Errorf("Dora sees groups %+v", dg)
+		}
+		trip := call[service.GroupDetails](t, ben, "get_group", map[string]any{"name": g.ID})
+		if trip.Name != "Trip" || trip.CreatedBy != "Anna" || trip.DefaultSplit != "equal" || !reflect.DeepEqual(trip.Members, []service.Member{
+			{Name: "Anna", Registered: true, Weight: 1}, {Name: "me", Registered: true, Weight: 1}, {Name: "Carl", Registered: false, Weight: 1}}) {
+			t.Errorf("Ben's get_group %+v", trip)
+		}
+		fr := call[service.Friends](t, anna, "list_friends", nil)
+		if !reflect.DeepEqual(fr.Friends, []service.Friend{{Name: "Ben", Registered: true}, {Name: "Carl", Registered: false}}) {
+			t.Errorf("Anna's friends %+v", fr)
+		}
+	})
 }
 
 // TestUnauthenticatedHTTP checks that a request without a token gets a JSON-RPC answer.
 func TestUnauthenticatedHTTP(t *testing.T) {
-	f := newFixture(t)
-	req, _ := http.NewRequest("POST", f.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Result struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("status %d: %v", resp.StatusCode, err)
-	}
-	if !body.Result.IsError || len(body.Result.Content) != 1 || !strings.Contains(body.Result.Content[0].Text, `"code":"UNAUTHORIZED"`) {
-		t.Fatalf("answer %+v", body)
-	}
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st)
+		req, _ := http.NewRequest("POST", f.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body struct {
+			Result struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("status %d: %v", resp.StatusCode, err)
+		}
+		if !body.Result.IsError || len(body.Result.Content) != 1 || !strings.Contains(body.Result.Content[0].Text, `"code":"UNAUTHORIZED"`) {
+			t.Fatalf("answer %+v", body)
+		}
+	})
 }
