@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/expenses/service"

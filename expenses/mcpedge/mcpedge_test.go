@@ -301,9 +301,9 @@ func TestFlow(t *testing.T) {
 		}
 		wantError(t, anna, "list_expenses", map[string]any{"cursor": "not-a-cursor"}, service.CodeInvalidInput)
 		wantError(t, anna, "list_expenses", map[string]any{"limit": 0}, service.CodeInvalidInput)
-	if l := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 1000}); len(l.Expenses) != 3 {
-		t.Errorf("a limit over 100 is cut to 100: %d expenses", len(l.Expenses))
-	}
+		if l := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 1000}); len(l.Expenses) != 3 {
+			t.Errorf("a limit over 100 is cut to 100: %d expenses", len(l.Expenses))
+		}
 		wantError(t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR"}, service.CodeInvalidInput)
 		wantError(t, anna, "create_group", map[string]any{"name": "Moon", "currency": "XYZ"}, service.CodeInvalidInput)
 

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
-
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
