@@ -221,7 +221,7 @@ func (c *Client) do(req *http.Request, want string) ([]byte, error) {
 	op := req.Method + " " + req.URL.String()
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, c.transportError(req.Context(), op, err)
+		return nil, transportError(req.Context(), op, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
@@ -229,7 +229,7 @@ func (c *Client) do(req *http.Request, want string) ([]byte, error) {
 		err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
 	}
 	if err != nil {
-		return nil, c.transportError(req.Context(), op, err)
+		return nil, transportError(req.Context(), op, err)
 	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 == 2 {

@@ -90,7 +90,7 @@ func (e *TransportError) Unwrap() error { return e.Err }
 
 // transportError classifies err, an error of sending a request or reading its answer; when the
 // context ended, the context's error is returned instead (the caller gave up; nothing failed).
-func (c *Client) transportError(ctx context.Context, op string, err error) error {
+func transportError(ctx context.Context, op string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %w", op, ctx.Err())
 	}
