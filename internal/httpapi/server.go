@@ -259,7 +259,9 @@ func (s *Server) admitCaller(ctx context.Context, caller string) (ratelimit.Deci
 	}
 	d, err := s.cfg.Limiter.Allow(ctx, caller)
 	if err != nil {
-		s.metrics.limiterErrors.Inc()
+		if ctx.Err() == nil { // a client that hung up is not a fault of the backend
+			s.metrics.limiterErrors.Inc()
+		}
 		return ratelimit.Decision{}, true
 	}
 	if !d.Allowed {

@@ -79,6 +79,11 @@ func (r *Redis) Allow(ctx context.Context, caller string) (Decision, error) {
 		return open, &ErrBackend{errCoolingDown}
 	}
 	res, err := r.limiter.Allow(ctx, "bananaqr:ratelimit:"+caller, r.limit)
+	if err != nil && ctx.Err() != nil {
+		// The caller gave up, not Redis: no fault, or one client hanging up would lift the
+		// limit for everyone for the cooldown.
+		return open, ctx.Err()
+	}
 	if err != nil {
 		r.fault(err)
 		return open, &ErrBackend{err}
@@ -105,7 +110,7 @@ func (r *Redis) fault(err error) {
 // Ping reports whether Redis answers, for the readiness check.
 func (r *Redis) Ping(ctx context.Context) error {
 	err := r.client.Ping(ctx).Err()
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		r.fault(err)
 	}
 	return err

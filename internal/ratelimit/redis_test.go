@@ -57,6 +57,28 @@ func TestRedisBudget(t *testing.T) {
 	}
 }
 
+// TestRedisCancelledCaller: a caller that hangs up mid-request is no fault of Redis, so it
+// does not lift the limit for others.
+func TestRedisCancelledCaller(t *testing.T) {
+	r, err := NewRedis(testRedisURL(t), 1, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	caller := uniqueCaller("cancelled")
+	if d, err := r.Allow(context.Background(), caller); err != nil || !d.Allowed {
+		t.Fatalf("first: %+v, %v", d, err)
+	}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Allow(gone, uniqueCaller("gone")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled request: %v", err)
+	}
+	if d, err := r.Allow(context.Background(), caller); err != nil || d.Allowed || !r.up.Load() {
+		t.Fatalf("after another caller hung up: %+v, %v, up %v; want refused by Redis", d, err, r.up.Load())
+	}
+}
+
 // TestRedisConcurrent lets 200 goroutines on two limiters (two replicas) spend one budget:
 // exactly 60 get through.
 func TestRedisConcurrent(t *testing.T) {
