@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -56,8 +58,9 @@ func DecodeJSON(body []byte) (Request, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return r, NewError(CodeInvalidJSON, "", "Send exactly one JSON object, with nothing after it.", "the body has data after the JSON object")
 	}
-	for name, raw := range fields {
-		if err := r.setJSON(name, raw); err != nil {
+	// In name order, so that a body with several faults always gets the same error.
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if err := r.setJSON(name, fields[name]); err != nil {
 			return r, err
 		}
 	}
@@ -66,14 +69,14 @@ func DecodeJSON(body []byte) (Request, error) {
 
 // setJSON sets property name from its JSON value.
 func (r *Request) setJSON(name string, raw json.RawMessage) error {
-	wrongType := func(want string) error {
-		return NewError(CodeWrongType, name, "Send "+name+" as a JSON "+want+".", "%s must be a %s", name, want)
+	wrongType := func(want string) error { // want with its article: "an integer"
+		return NewError(CodeWrongType, name, "Send "+name+" as "+want+".", "%s must be %s", name, want)
 	}
 	switch name {
 	case "hidden", "download":
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {
-			return wrongType("boolean (true or false)")
+			return wrongType("a JSON boolean (true or false)")
 		}
 		if name == "hidden" {
 			r.Payload.Hidden = b
@@ -84,7 +87,7 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 	case "size", "margin":
 		s := string(raw)
 		if strings.ContainsAny(s, ".eE") || len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-			return wrongType("integer")
+			return wrongType("a JSON integer")
 		}
 		v, err := parseInt(name, s)
 		if err != nil {
@@ -95,7 +98,7 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
 		if _, known := stringFields[name]; known || isStyle(name) || name == "type" {
-			return wrongType("string")
+			return wrongType("a JSON string")
 		}
 		return unknownField(name)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image/color"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/payload"
@@ -103,5 +104,24 @@ func TestEncodeJSON(t *testing.T) {
 	var e *Error
 	if _, err := EncodeJSON(&r); !errors.As(err, &e) || e.Code != payload.CodeInvalidText || e.Field != "ssid" {
 		t.Errorf("invalid UTF-8: %v", err)
+	}
+}
+
+// TestDecodeJSONDeterministic: a body with several faults always gets the same error (the
+// properties are checked in name order).
+func TestDecodeJSONDeterministic(t *testing.T) {
+	body := []byte(`{"size":"x","color":"zz","logo":"q","bogus":1}`)
+	_, first := DecodeJSON(body)
+	var e *Error
+	if !errors.As(first, &e) || e.Field != "bogus" || e.Code != CodeUnknownField {
+		t.Fatalf("first fault in name order: %v", first)
+	}
+	for range 100 {
+		if _, err := DecodeJSON(body); err.Error() != first.Error() {
+			t.Fatalf("%v, then %v", first, err)
+		}
+	}
+	if _, err := DecodeJSON([]byte(`{"size":"1"}`)); !strings.Contains(err.Error(), "size must be a JSON integer") {
+		t.Errorf("wrong-type message: %v", err)
 	}
 }
