@@ -370,6 +370,11 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 			return Expense{}, err
 		}
 	}
+	if _, hasShare := shares[ledger.PersonID(c.PersonID)]; g == nil && payer.ID != c.PersonID && !hasShare {
+		// Outside a group only the people in it see an expense: the caller must be one of them,
+		// or anyone could put a debt between two friends who do not know each other.
+		return Expense{}, errorf(CodeForbidden, "you can only record expenses you paid or share in outside a group: paidBy or splits must include \"me\", or name a group you are in")
+	}
 	e := store.Expense{Title: title, Currency: cur.Code(), AmountMinor: amount.Minor(), PaidBy: payer.ID,
 		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now()}
 	if g != nil {
