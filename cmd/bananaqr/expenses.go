@@ -58,6 +58,8 @@ func expenses(args []string, stdout, stderr io.Writer) int {
 		case "list":
 			return expensesUserList(args[2:], os.Getenv, stdout, stderr)
 		}
+		fmt.Fprintf(stderr, "bananaqr expenses: unknown command \"user %s\" (want user add or user list)\n\n%s", args[1], expensesUsage)
+		return 2
 	case "token":
 		return expensesToken(args[1:], os.Getenv, stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -21,10 +21,26 @@ type directory struct {
 	users   map[string]string   // user id → person id
 	groups  map[string][]string // person id → names of the caller's groups they are in
 	loaded  bool
+	refs    map[string]GroupRef // group id → the group, as expenses name it
 }
 
 func (s *Service) directory(c Caller) *directory {
-	return &directory{s: s, c: c, people: map[string]store.Person{}, users: map[string]string{}}
+	return &directory{s: s, c: c, people: map[string]store.Person{}, users: map[string]string{},
+		refs: map[string]GroupRef{}}
+}
+
+// groupRef returns a group as an expense names it, reading each group once per operation
+// (a page of expenses mostly shares a few groups).
+func (d *directory) groupRef(ctx context.Context, id string) (GroupRef, error) {
+	if r, ok := d.refs[id]; ok {
+		return r, nil
+	}
+	g, err := d.s.store.GroupByID(ctx, id)
+	if err != nil {
+		return GroupRef{}, err
+	}
+	d.refs[id] = GroupRef{ID: g.ID, Name: g.Name}
+	return d.refs[id], nil
 }
 
 // loadFriends reads the caller's friends once.

@@ -77,11 +77,11 @@ func toolError(err error) error {
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, store.ErrNotFound):
-		return errorf(CodeNotFound, "%s", strings.TrimPrefix(err.Error(), "store: "))
+		return errorf(CodeNotFound, "%s", storeMessage(err, store.ErrNotFound))
 	case errors.Is(err, store.ErrBadCursor):
 		return invalid("invalid cursor; pass the nextCursor of a previous page, or none for the first page")
 	case errors.Is(err, store.ErrConflict):
-		return invalid("%s", strings.TrimPrefix(err.Error(), "store: "))
+		return invalid("%s", storeMessage(err, store.ErrConflict))
 	case errors.Is(err, ledger.ErrInvalid),
 		errors.Is(err, money.ErrUnknownCurrency), errors.Is(err, money.ErrSyntax),
 		errors.Is(err, money.ErrPrecision), errors.Is(err, money.ErrRange),
@@ -89,6 +89,17 @@ func toolError(err error) error {
 		return invalid("%s", err.Error())
 	}
 	return err
+}
+
+// storeMessage is the store's account of err for the caller, such as `user "Dan": not
+// found`: what the store was doing and the kind of failure, without the database driver's own
+// text that follows it (SQL, constraint names).
+func storeMessage(err, kind error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, kind.Error()); i >= 0 {
+		msg = msg[:i+len(kind.Error())]
+	}
+	return strings.ReplaceAll(msg, "store: ", "")
 }
 
 // Service is the application: its operations read and write the store.

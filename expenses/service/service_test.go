@@ -213,3 +213,16 @@ func TestService(t *testing.T) {
 		}
 	})
 }
+
+// TestStoreMessages: a store error reaches the caller as what was looked for and its kind,
+// never with the database driver's text.
+func TestStoreMessages(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T, st *store.Store) {
+		_, err := New(st, nil).IssueToken(context.Background(), "Nobody", 0)
+		wantCode(t, err, CodeNotFound, "Nobody", "not found")
+		var e *Error
+		if errors.As(err, &e) && (strings.Contains(e.Message, "sql") || strings.Contains(e.Message, "store:")) {
+			t.Errorf("message %q shows the store's or driver's internals", e.Message)
+		}
+	})
+}

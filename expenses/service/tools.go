@@ -91,11 +91,11 @@ func (s *Service) expenseOut(ctx context.Context, d *directory, e store.Expense)
 		return Expense{}, err
 	}
 	if e.GroupID != nil {
-		g, err := s.store.GroupByID(ctx, *e.GroupID)
+		g, err := d.groupRef(ctx, *e.GroupID)
 		if err != nil {
 			return Expense{}, err
 		}
-		out.Group = &GroupRef{ID: g.ID, Name: g.Name}
+		out.Group = &g
 	}
 	for _, sh := range e.Shares {
 		n, err := d.name(ctx, sh.PersonID)

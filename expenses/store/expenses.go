@@ -115,7 +115,8 @@ func (s *Store) ExpenseByID(ctx context.Context, id string) (Expense, error) {
 }
 
 // ExpenseForUser returns an expense (deleted or not) if the user may see it, and ErrNotFound
-// otherwise, so that a stranger cannot tell a hidden expense from a missing one.
+// both when it does not exist and when it is hidden from the user (the service tells the two
+// apart with ExpenseByID, to answer FORBIDDEN).
 func (s *Store) ExpenseForUser(ctx context.Context, userID, id string) (Expense, error) {
 	var e Expense
 	err := s.read(ctx, func(t tx) error {
@@ -140,7 +141,10 @@ func (s *Store) ExpenseForUser(ctx context.Context, userID, id string) (Expense,
 // first by (date, creation time, id), and the cursor of the next page ("" after the last).
 func (s *Store) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, limit int, cursor string) ([]Expense, string, error) {
 	limit = clampLimit(limit)
-	var es []Expense
+	var (
+		es   []Expense
+		next string // the cursor of the next page; "" after the last
+	)
 	err := s.read(ctx, func(t tx) error {
 		var me string
 		if err := t.queryRow(ctx, `SELECT id FROM people WHERE user_id = ?`, userID).Scan(&me); err != nil {
@@ -187,19 +191,15 @@ func (s *Store) ListExpenses(ctx context.Context, userID string, f ExpenseFilter
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if len(es) > limit {
-			es = es[:limit+1]
+		if len(es) > limit { // the row after the page only tells that there is a next page
+			es = es[:limit]
+			last := es[limit-1]
+			next = encodeCursor(last.Date, millis(last.CreatedAt), last.ID)
 		}
 		return loadShares(ctx, t, es)
 	})
 	if err != nil {
 		return nil, "", wrap(err, "list expenses of user %s", userID)
-	}
-	next := ""
-	if len(es) > limit {
-		es = es[:limit]
-		last := es[limit-1]
-		next = encodeCursor(last.Date, millis(last.CreatedAt), last.ID)
 	}
 	return es, next, nil
 }

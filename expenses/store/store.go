@@ -192,13 +192,6 @@ func (s *Store) Close() error {
 	return err
 }
 
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // tx is a transaction with the store's placeholder rewriting: queries are written with ?.
 type tx struct {
 	d  dialect
