@@ -294,12 +294,12 @@ func TestFlow(t *testing.T) {
 		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
 		wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.CodeInvalidInput)
 		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
-	// Outside a group, the caller pays or shares: no debt between two others.
-	wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR", "paidBy": "Ben",
-		"splits": map[string]any{"Carl": 2}}, service.CodeForbidden)
-	if cb := call[service.Balances](t, ben, "get_balances", nil); len(cb.OwedToYou) != 0 {
-		t.Errorf("Ben is owed after a refused expense: %+v", cb)
-	}
+		// Outside a group, the caller pays or shares: no debt between two others.
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR", "paidBy": "Ben",
+			"splits": map[string]any{"Carl": 2}}, service.CodeForbidden)
+		if cb := call[service.Balances](t, ben, "get_balances", nil); len(cb.OwedToYou) != 0 {
+			t.Errorf("Ben is owed after a refused expense: %+v", cb)
+		}
 		wantError(t, f.session(t, ""), "get_balances", nil, service.CodeUnauthorized)
 		if msg := wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR",
 			"splits": map[string]any{"me": 1, "Zed": 1}}, service.CodeInvalidInput); !strings.Contains(msg, "Zed") || !strings.Contains(msg, "Ben") {
