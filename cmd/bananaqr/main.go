@@ -185,7 +185,9 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		text = p.Text
 	}
-	o.Title = svgTitle(text)
+	if draw != nil {
+		o.Title = svgTitle(text) // the PNG writer ignores it
+	}
 	s, err := qr.Encode(text, qr.Options{Level: level})
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
