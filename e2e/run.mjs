@@ -368,6 +368,24 @@ try {
     assert.equal(await page.textContent('#meta-payload'), 'typed by keyboard');
   });
 
+  await check('a slow answer to an earlier form never replaces the preview of the form as it is now', async () => {
+    const p = await context.newPage();
+    await p.route('**/api/qr-code', async (route) => { // answers for ".../ab" come late
+      if ((route.request().postData() || '').includes('example.com/ab')) await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await p.goto(base + '/');
+    await chooseType(p, 'url');
+    await p.fill('#url-url', 'example.com/a');
+    await waitReady(p, 'url');
+    await p.fill('#url-url', 'example.com/ab');
+    await p.waitForTimeout(600); // past the debounce: the slow request is in flight
+    await p.fill('#url-url', 'example.com/a'); // back to the code on show
+    await p.waitForTimeout(2000); // the slow answer has arrived by now
+    assert.equal(await p.textContent('#meta-payload'), 'https://example.com/a');
+    await p.close();
+  });
+
   await check('a text over 2,048 characters: 413 shown in the general error area with its hint; the counter turns red', async () => {
     await chooseType(page, 'text');
     await page.fill('#text-text', 'a'.repeat(2049));

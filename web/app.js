@@ -104,16 +104,16 @@
   async function update() {
     clearTimeout(state.timer);
     if (cooling()) return; // the countdown calls update when it ends
+    // Whatever the form says now, an answer to an earlier form must not land in the preview.
+    abortPending();
     const { type, body, missing, invalid } = collect();
     clearErrors();
     if (invalid.length) {
-      abortPending();
       for (const e of invalid) showFieldError(e.el, e.message, e.hint);
       setState('error', `Not updated: ${invalid[0].message.toLowerCase()}.`);
       return;
     }
     if (missing.length) {
-      abortPending();
       showEmpty(promptFor(type, missing));
       return;
     }
@@ -124,11 +124,9 @@
     }
     const cached = state.cache.get(key);
     if (cached) {
-      abortPending();
       showResult(cached, body, key);
       return;
     }
-    abortPending();
     const controller = new AbortController();
     state.controller = controller;
     const seq = ++state.seq;
