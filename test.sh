@@ -18,12 +18,14 @@ go vet ./...
 step "OpenAPI document: redocly lint"
 if [ -x node_modules/.bin/redocly ]; then
 	node_modules/.bin/redocly lint --format stylish api/openapi.json
+elif [ -n "${CI:-}" ]; then
+	echo "FAIL: node_modules/.bin/redocly is missing: CI must run npm ci" >&2; exit 1
 else
 	echo "SKIPPED: run npm ci first (CI does)"
 fi
 
-step "go test (main module)"
-go test -count=1 ./...
+step "go test (main module; internal/, cmd/ and client/ run once, under the race detector, below)"
+go test -count=1 $(go list ./... | grep -v -e '/internal/' -e '/cmd/' -e '/client$')
 
 step "MCP: the running server driven by the official MCP Inspector CLI"
 bash scripts/mcp-inspector.sh
@@ -39,7 +41,7 @@ fi
 
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers; the client"
 go test -count=1 -race -run 'Concurrent' ./qr
-go test -count=1 -race ./internal/... ./cmd/... ./client/...
+go test -count=1 -race ./internal/... ./cmd/... ./client/... # their only run
 
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
