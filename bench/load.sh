@@ -30,9 +30,7 @@ fi
 
 tmp="$(mktemp -d)"
 server=
-sampler=
 cleanup() {
-	[ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
 	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
 	rm -rf "$tmp"
 }
@@ -57,30 +55,15 @@ request = function()
 end
 EOF
 
-# Sample the server's RSS every second while wrk runs.
-(
-	peak=0
-	while kill -0 "$server" 2>/dev/null; do
-		rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$server/status" 2>/dev/null || echo 0)
-		[ "${rss:-0}" -gt "$peak" ] && peak=$rss && echo "$peak" >"$tmp/peak"
-		sleep 1
-	done
-) &
-sampler=$!
-
 wrk -t "$threads" -c "$connections" -d "$duration" --timeout 10s --latency -s "$tmp/mix.lua" \
 	"http://127.0.0.1:$port" | tee "$bench_dir/load-results.txt" >"$tmp/wrk.txt"
-kill "$sampler" 2>/dev/null || true
-sampler=
 
 rps=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.txt")
 p50=$(awk '$1 == "50%" {print $2}' "$tmp/wrk.txt")
 p99=$(awk '$1 == "99%" {print $2}' "$tmp/wrk.txt")
 non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$tmp/wrk.txt")
 sockerr=$(awk '/Socket errors:/ {s = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+,?$/) s += $i; print s}' "$tmp/wrk.txt")
-peak_kb=$(cat "$tmp/peak" 2>/dev/null || echo 0)
-hwm_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")
-peak_kb=$((hwm_kb > peak_kb ? hwm_kb : peak_kb))
+peak_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status") # the kernel's peak RSS of the process
 peak_mb=$(awk -v k="$peak_kb" 'BEGIN {printf "%.1f", k / 1024}')
 
 echo "# bananaqr load test"
