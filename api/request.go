@@ -76,8 +76,9 @@ func (r *Request) Level() qr.Level {
 
 // Check checks what no single field shows: that the colours contrast enough.
 func (r *Request) Check() error {
-	ratio := Contrast(r.Color, r.Background)
-	if luminance(r.Color) >= luminance(r.Background) || ratio < MinContrast {
+	fg, bg := luminance(r.Color), luminance(r.Background)
+	ratio := contrast(fg, bg)
+	if fg >= bg || ratio < MinContrast {
 		return NewError(CodeLowContrast, "color",
 			fmt.Sprintf("The contrast ratio of color %s on background %s is %.2f:1; make the foreground darker than the background with at least %.0f:1.",
 				render.FormatColor(r.Color), render.FormatColor(r.Background), ratio, MinContrast),
@@ -88,7 +89,11 @@ func (r *Request) Check() error {
 
 // Contrast returns the WCAG 2 contrast ratio of two colours, 1 to 21.
 func Contrast(a, b color.RGBA) float64 {
-	la, lb := luminance(a), luminance(b)
+	return contrast(luminance(a), luminance(b))
+}
+
+// contrast returns the WCAG 2 contrast ratio of two relative luminances.
+func contrast(la, lb float64) float64 {
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 

@@ -65,8 +65,9 @@ var bananaMix = [bananaLevels][3]float64{
 
 // bananaLevelColor returns the colour that level stands for on the background bg: the linear
 // blend of bg, bananaYellow and bananaInk in the level's proportions, channel by channel in
-// sRGB values. Blending the alpha-premultiplied values of color.RGBA this way is exact "over"
-// compositing, so a translucent or transparent bg works too. Unknown levels give bg.
+// sRGB values, alpha included. Callers pass opaque backgrounds, so the results are opaque too:
+// Options asks for opaque colours, and the PNG palette has no tRNS chunk to carry alpha.
+// Unknown levels give bg.
 func bananaLevelColor(level uint8, bg color.RGBA) color.RGBA {
 	if int(level) >= bananaLevels {
 		return bg
@@ -96,7 +97,7 @@ const (
 	bananaTilt         = -25.0 // rotation of the whole drawing, degrees (negative lifts the stem)
 	bananaBoxMargin    = 0.07  // inner margin of the unit box left free on every side
 	bananaBandPieces   = 8     // Bézier segments per side of a band's contours
-	bananaDerivativeH  = 1e-6  // step of the numerical derivatives used to fit the segments
+	bananaDerivativeH  = 1e-6  // step of the numerical derivatives (segment fits, offset normals)
 	bananaFitTolerance = 2e-4  // how far a fitted Bézier segment may stray from its curve
 	bananaFitDepth     = 10    // how often a fitted segment may be halved
 )
@@ -230,7 +231,7 @@ func (b bananaBand) offset(d float64) func(float64) bananaPt {
 	}
 	orient := math.Copysign(1, area)
 	return func(th float64) bananaPt {
-		const h = 1e-6
+		const h = bananaDerivativeH
 		tan := b.at(th + h).sub(b.at(th - h))
 		out := bananaPt{tan.y, -tan.x}.unit().mul(orient)
 		return b.at(th).add(out.mul(d))

@@ -1,11 +1,8 @@
 package render
 
 import (
-	"image/color"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // This file prints the banana mark as SVG paths (see banana.go).
@@ -13,30 +10,9 @@ import (
 // bananaSVG returns the mark as SVG elements for a square of side `side` user units with its
 // top left corner at (x, y): a path for the yellow body, then one for the ink (outline ring,
 // stem, tip and ridge), both filled with the default non-zero rule. Coordinates carry at most three
-// decimals; the output depends only on the arguments.
-// Codes place the mark by version only, so the few distinct placements are cached.
+// decimals; the output depends only on the arguments. Codes place the mark by their logo pad
+// only: appendLogoSVG keeps the few placements in logoSVGs.
 func bananaSVG(x, y, side float64) string {
-	key := [3]float64{x, y, side}
-	if s, ok := bananaSVGCache.Load(key); ok {
-		return s.(string)
-	}
-	s := bananaSVGMarkup(x, y, side)
-	if bananaSVGCacheSize.Add(1) <= bananaSVGCacheMax {
-		bananaSVGCache.Store(key, s)
-	}
-	return s
-}
-
-// bananaSVGCache holds bananaSVG's results by placement, up to bananaSVGCacheMax of them.
-var (
-	bananaSVGCache     sync.Map
-	bananaSVGCacheSize atomic.Int64
-)
-
-const bananaSVGCacheMax = 256
-
-// bananaSVGMarkup builds bananaSVG's result.
-func bananaSVGMarkup(x, y, side float64) string {
 	g := bananaGeometry()
 	var b strings.Builder
 	for i, layer := range [][]bananaContour{g.yellow, g.ink} {
@@ -45,7 +21,7 @@ func bananaSVGMarkup(x, y, side float64) string {
 			fill = bananaInk
 		}
 		b.WriteString(`<path fill="`)
-		b.WriteString(bananaHex(fill))
+		b.WriteString(FormatColor(fill))
 		b.WriteString(`" d="`)
 		bananaPathData(&b, layer, x, y, side)
 		b.WriteString(`"/>`)
@@ -88,11 +64,4 @@ func bananaNum(v float64) string {
 		return "0"
 	}
 	return s
-}
-
-// bananaHex returns c as "#RRGGBB".
-func bananaHex(c color.RGBA) string {
-	const digits = "0123456789ABCDEF"
-	return string([]byte{'#',
-		digits[c.R>>4], digits[c.R&15], digits[c.G>>4], digits[c.G&15], digits[c.B>>4], digits[c.B&15]})
 }

@@ -485,7 +485,7 @@ func TestBananaRsvg(t *testing.T) {
 	const px = 256
 	bg := bananaTestBgs["mint"]
 	svg := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`+
-		`<rect width="%d" height="%d" fill="%s"/>%s</svg>`, px, px, px, px, bananaHex(bg), bananaSVG(0, 0, px))
+		`<rect width="%d" height="%d" fill="%s"/>%s</svg>`, px, px, px, px, FormatColor(bg), bananaSVG(0, 0, px))
 	cmd := exec.Command("rsvg-convert", "-w", strconv.Itoa(px), "-h", strconv.Itoa(px))
 	cmd.Stdin = strings.NewReader(svg)
 	var out, stderr bytes.Buffer

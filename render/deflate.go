@@ -169,9 +169,8 @@ type zlibWriter struct {
 	winBase    int     // content position of win[0], always the start of a row
 	start      int     // content position of this stream's first row
 	ins        int     // content position of the next position to enter the hash chains
-	rows       int     // distinct rows so far
 	streamRows int     // rows so far, distinct and repeated
-	lastCopy   []int32 // for each distinct row, the stream row of its last copy
+	lastCopy   []int32 // for each distinct row so far, the stream row of its last copy
 	constRow   int8    // whether the last distinct row is one byte repeated: 0 unknown, 1 yes, 2 no
 	nextPos    int     // content position where the next stream starts (the tables survive streams)
 
@@ -239,7 +238,7 @@ func (z *zlibWriter) reset(dst []byte, rowLen int) {
 	}
 	z.win = z.win[:0]
 	z.winBase, z.start, z.ins = z.nextPos, z.nextPos, z.nextPos
-	z.rows, z.streamRows = 0, 0
+	z.streamRows = 0
 	z.lastCopy = z.lastCopy[:0]
 	z.adlerA, z.adlerB, z.repeats = 1, 0, 0
 	z.pendDist, z.pendLen = 0, 0
@@ -277,7 +276,6 @@ func (z *zlibWriter) commitRow(n int) {
 	z.constRow = 0
 	z.addRowSums(n, s, w)
 	z.lastCopy = append(z.lastCopy, int32(z.streamRows))
-	z.rows++
 	z.streamRows++
 }
 
@@ -300,7 +298,7 @@ func (z *zlibWriter) repeatRows(k int) {
 	z.match(d, k*n)
 	z.repeats += k
 	z.streamRows += k
-	z.lastCopy[z.rows-1] = int32(z.streamRows - 1)
+	z.lastCopy[len(z.lastCopy)-1] = int32(z.streamRows - 1)
 }
 
 // isConstRow reports whether the last distinct row is one byte repeated.
@@ -439,10 +437,10 @@ func (z *zlibWriter) flushMatch() {
 	}
 	for l > 0 {
 		c := matchChunk(l)
-		lc := lengthCode[c-minMatch]
-		z.litFreq[257+int(lc)]++
+		t := lengthToken(c)
+		z.litFreq[t&511]++
 		z.distFreq[dc]++
-		z.addToken(token(257+int(lc)) | token(c-int(lengthBase[lc]))<<9 | dt)
+		z.addToken(t | dt) // lengthToken's distance, 1, has code 0 and no extra bits
 		l -= c
 	}
 }

@@ -35,7 +35,7 @@ func matchLen(a, b []byte) int {
 // match continuing the pending one at the same distance costs almost nothing, so copies of the
 // row above and runs flow across row boundaries into one long match.
 func (z *zlibWriter) matchRow(p0, end int) (s, w uint32) {
-	if z.ntok < z.costTokens || z.ntok-z.costTokens >= costInterval || z.rows == 0 {
+	if z.ntok < z.costTokens || z.ntok-z.costTokens >= costInterval || len(z.lastCopy) == 0 {
 		z.updateCosts()
 	}
 	win, n := z.win, z.rowLen
@@ -100,7 +100,7 @@ func (z *zlibWriter) rowSums(p0, end int) (s, w uint32) {
 	for i := 0; i < len(z.spans); i += 2 {
 		other += int(z.spans[i+1] - z.spans[i])
 	}
-	if z.rows == 0 || end-p0 != n || 2*other >= n {
+	if len(z.lastCopy) == 0 || end-p0 != n || 2*other >= n {
 		return adlerSums(z.win[p0:end])
 	}
 	ds, dw := int64(0), int64(0)
@@ -136,7 +136,7 @@ func (z *zlibWriter) bestMatch(p, p0, end int, at bool) matchCand {
 	if win[p] == win[p-1] {
 		consider(1+matchLen(win[p+1:end], win[p:]), 1)
 	}
-	if z.rows > 0 && n <= maxDistance && win[p] == win[p-n] {
+	if len(z.lastCopy) > 0 && n <= maxDistance && win[p] == win[p-n] {
 		consider(matchLen(win[p:end], win[p-n:]), n)
 	}
 	if end-p < 8 {

@@ -170,30 +170,6 @@ func appendGapTokens(toks []token, gap int) []token {
 	return toks
 }
 
-// gapBits returns the bits of gap zeros (see appendGapTokens) in the codes lit and dist, and
-// their number; ok is false when they are more than 64.
-func gapBits(gap int, lit, dist *huffCode) (code uint64, n uint, ok bool) {
-	if gap < 1+minMatch {
-		for range gap {
-			code |= uint64(lit.codes[0]) << n
-			n += uint(lit.lens[0])
-		}
-		return code, n, true
-	}
-	code, n = uint64(lit.codes[0]), uint(lit.lens[0])
-	for rest := gap - 1; rest > 0; {
-		c := matchChunk(rest)
-		b, m := tokenBits(lengthToken(c), lit, dist)
-		if n+m > 64 {
-			return 0, 0, false
-		}
-		code |= b << n
-		n += m
-		rest -= c
-	}
-	return code, n, true
-}
-
 // countPatches adds the symbols of the gaps and patches placed in the block to its frequencies.
 func (z *zlibWriter) countPatches() {
 	count := func(toks []token, uses uint32) {
@@ -206,19 +182,9 @@ func (z *zlibWriter) countPatches() {
 		}
 	}
 	for g, uses := range z.gapUses {
-		if uses == 0 {
-			continue
-		}
-		if g < 1+minMatch {
-			z.litFreq[0] += uses * uint32(g)
-			continue
-		}
-		z.litFreq[0] += uses
-		for rest := g - 1; rest > 0; {
-			c := matchChunk(rest)
-			z.litFreq[257+int(lengthCode[c-minMatch])] += uses
-			z.distFreq[0] += uses
-			rest -= c
+		if uses != 0 {
+			z.scratch = appendGapTokens(z.scratch[:0], g)
+			count(z.scratch, uses)
 		}
 	}
 	for i, uses := range z.patchUses {
@@ -239,12 +205,8 @@ func (z *zlibWriter) codePatches(lit, dist *huffCode) {
 		if uses == 0 {
 			continue
 		}
-		if code, n, ok := gapBits(g, lit, dist); ok {
-			z.gapCode[g], z.gapLen[g] = code, uint8(n)
-		} else {
-			z.scratch = appendGapTokens(z.scratch[:0], g)
-			z.gapCode[g], z.gapLen[g] = z.codeLongTokens(z.scratch, lit, dist)
-		}
+		z.scratch = appendGapTokens(z.scratch[:0], g)
+		z.gapCode[g], z.gapLen[g] = z.codeTokens(z.scratch, lit, dist)
 	}
 	for i, uses := range z.patchUses {
 		if uses != 0 {
@@ -318,7 +280,8 @@ func tokenBits(t token, lit, dist *huffCode) (code uint64, n uint) {
 	return code, n + uint(distExtra[dc])
 }
 
-// lengthToken returns the token of a match of length l (3..258) at distance 1.
+// lengthToken returns the token of a match of length l (3..258) at distance 1: distance code 0
+// without extra bits, so or-ing another distance's code and extra bits gives a match there.
 func lengthToken(l int) token {
 	lc := lengthCode[l-minMatch]
 	return token(257+int(lc)) | token(l-int(lengthBase[lc]))<<9

@@ -11,8 +11,9 @@ type grid struct {
 	words int
 }
 
-// fill sets g to the modules of s less those under pad: as bits, and as cells too when
-// withCells (only the outline tracer reads cells; dark and cells are unset otherwise).
+// fill sets g to the modules of s less those under pad: as bits, with none beyond the symbol,
+// and as cells too when withCells (only the outline tracer reads cells; they are unset
+// otherwise).
 func (g *grid) fill(s *qr.Symbol, pad padding, withCells bool) {
 	g.n = s.Size()
 	w := g.n + 2
@@ -46,6 +47,3 @@ func (g *grid) fill(s *qr.Symbol, pad padding, withCells bool) {
 
 // rowBits returns the modules of row y as bits.
 func (g *grid) rowBits(y int) []uint64 { return g.bits[y*g.words : (y+1)*g.words] }
-
-// dark reports whether module (x, y) is drawn dark; -1 and n are the light border.
-func (g *grid) dark(x, y int) bool { return g.cells[(y+1)*(g.n+2)+x+1] != 0 }

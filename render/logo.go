@@ -9,6 +9,16 @@ func appendLogoSVG(dst []byte, l *layout) []byte {
 	if l.pad.side == 0 {
 		return dst
 	}
-	at := float64(l.pad.first) + logoInset
-	return append(dst, bananaSVG(at, at, float64(l.pad.side)-2*logoInset)...)
+	return append(dst, logoSVGs.get(l.pad, newLogoSVG)...)
+}
+
+// logoSVGs keeps the mark's SVG elements by logo pad, which alone places them: at most one pad
+// per version (logoPad), some 5 KB each.
+var logoSVGs = boundedCache[padding, string]{max: 1 << 20}
+
+// newLogoSVG returns the mark's SVG elements inside pad, and their size in bytes.
+func newLogoSVG(pad padding) (string, int) {
+	at := float64(pad.first) + logoInset
+	s := bananaSVG(at, at, float64(pad.side)-2*logoInset)
+	return s, len(s)
 }

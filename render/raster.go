@@ -133,17 +133,11 @@ func (r *rasterizer) squareRow(my int, dst []byte) {
 	}
 }
 
-// cornerTiles caches cornerTile's results by module size.
-var cornerTiles sync.Map
-
 // cornerTile returns the palette entries of the top left corner of a module of k pixels whose
 // corner is rounded with radius cornerRadius modules: side×side pixels, row by row, each the
 // shade nearest to the share of the pixel inside the rounded module (4×4 samples a pixel).
+// Only newModulePatches calls it, whose results modulePatchCache keeps.
 func cornerTile(k int) (tile []uint8, side int) {
-	if t, ok := cornerTiles.Load(k); ok {
-		tile := t.([]uint8)
-		return tile, isqrt(len(tile))
-	}
 	radius := cornerRadius * float64(k)
 	side = int(radius + 0.999999)
 	tile = make([]uint8, side*side)
@@ -164,7 +158,6 @@ func cornerTile(k int) (tile []uint8, side int) {
 			tile[j*side+i] = shadeEntry((inside*shadeLevels + samples*samples/2) / (samples * samples))
 		}
 	}
-	cornerTiles.Store(k, tile)
 	return tile, side
 }
 
@@ -177,14 +170,6 @@ func shadeEntry(q int) uint8 {
 		return paletteForeground
 	}
 	return uint8(paletteShades + q - 1)
-}
-
-func isqrt(n int) int {
-	s := 0
-	for (s+1)*(s+1) <= n {
-		s++
-	}
-	return s
 }
 
 // mixColor returns fg over bg at i/n.

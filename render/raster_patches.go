@@ -33,9 +33,9 @@ type cell struct {
 // last row of the module above by what each is: light, or dark with its rounded corners on the
 // side they share.
 type modulePatches struct {
-	k, side int      // side is 0 for square modules
-	list    []*patch // the distinct patches; list[0] is emptyPatch
-	within  []uint16 // [dy][corners] → entry of list; 0 when the row does not change
+	side   int      // of the corner tile (see cornerTile); 0 for square modules
+	list   []*patch // the distinct patches; list[0] is emptyPatch
+	within []uint16 // [dy][corners] → entry of list; 0 when the row does not change
 	// enter is [above][below] → entry, where above and below are 0 for a light module, else 1 +
 	// its rounded corners on the shared side: bottom corners >> 2 above, top corners & 3 below.
 	enter []uint16
@@ -71,7 +71,7 @@ func newModulePatches(key [2]int) (*modulePatches, int) {
 	if rounded {
 		tile, side = cornerTile(k)
 	}
-	p := &modulePatches{k: k, side: side, list: []*patch{emptyPatch},
+	p := &modulePatches{side: side, list: []*patch{emptyPatch},
 		within: make([]uint16, k*cornerSets), enter: make([]uint16, 5*5)}
 	seen := make(map[string]uint16)
 	cost := 2 * (len(p.within) + len(p.enter))

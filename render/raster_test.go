@@ -165,3 +165,9 @@ func TestPNGPixelsSizes(t *testing.T) {
 		}
 	}
 }
+
+// dark reports whether the module at (x, y) of s is drawn dark: outside the symbol and under a
+// logo's pad it is not.
+func (l *layout) dark(s *qr.Symbol, x, y int) bool {
+	return s.Dark(x, y) && !l.pad.covers(x, y)
+}

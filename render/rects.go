@@ -3,8 +3,6 @@ package render
 import (
 	"math/bits"
 	"strconv"
-
-	"github.com/bananaqr/bananaqr/qr"
 )
 
 // A span is a run of dark modules, columns x0 to x1-1, and the row y0 where a rectangle of
@@ -15,22 +13,17 @@ type span struct{ x0, x1, y0 int }
 // identical run in the row above. Its memory is reused from call to call.
 type rectangler struct {
 	open, next []span
-	row        []uint64
 }
 
-// appendRects appends the path of the dark modules of s, less those under pad, as rectangles
-// ("M x y h w v h h -w z"); it is how square modules are drawn, cheaper than tracing outlines.
-func (r *rectangler) appendRects(dst []byte, s *qr.Symbol, pad padding) []byte {
-	n := s.Size()
+// appendRects appends the path of the dark modules of g as rectangles ("M x y h w v h h -w z");
+// it is how square modules are drawn, cheaper than tracing outlines.
+func (r *rectangler) appendRects(dst []byte, g *grid) []byte {
+	n := g.n
 	r.open = r.open[:0]
 	for y := 0; y <= n; y++ {
 		r.next = r.next[:0]
 		if y < n {
-			r.row = s.Row(y, r.row[:0])
-			if uint(y-pad.first) < uint(pad.side) {
-				clearBits(r.row, pad.first, pad.first+pad.side)
-			}
-			r.next = appendRuns(r.next, r.row, y)
+			r.next = appendRuns(r.next, g.rowBits(y), y)
 		}
 		// Runs that continue an open rectangle keep its top; the others close it.
 		i := 0

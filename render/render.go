@@ -159,14 +159,3 @@ func logoPad(n int) padding {
 	}
 	return padding{first: (n - side) / 2, side: side}
 }
-
-// covers reports whether the module at (x, y) lies under the logo's pad.
-func (p padding) covers(x, y int) bool {
-	return uint(x-p.first) < uint(p.side) && uint(y-p.first) < uint(p.side)
-}
-
-// dark reports whether the module at (x, y) of s is drawn dark: outside the symbol and under a
-// logo's pad it is not.
-func (l *layout) dark(s *qr.Symbol, x, y int) bool {
-	return s.Dark(x, y) && !l.pad.covers(x, y)
-}

@@ -297,3 +297,8 @@ func TestSVGRectangles(t *testing.T) {
 		}
 	}
 }
+
+// covers reports whether the module at (x, y) lies under the logo's pad.
+func (p padding) covers(x, y int) bool {
+	return uint(x-p.first) < uint(p.side) && uint(y-p.first) < uint(p.side)
+}

@@ -16,7 +16,9 @@ func SVG(s *qr.Symbol, o Options) ([]byte, error) { return AppendSVG(nil, s, &o)
 // AppendSVG appends s drawn as an SVG document to dst, as o says. The document is valid XML,
 // deterministic, and as large as o.Size in pixels. Its viewBox counts in modules, the symbol's
 // top left module at (0, 0): the background is one rectangle and the dark modules are one
-// path, traced along their outlines (no seams when scaled, no strokes).
+// path, filled without strokes. Square modules come as rectangles (a row's runs of dark
+// modules, each merged with the identical runs below it) and shape-rendering="crispEdges";
+// rounded ones are traced along their outlines.
 func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	l, err := prepare(s, o)
 	if err != nil {
@@ -55,11 +57,11 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, `"/><path fill="`...)
 	dst = appendColor(dst, o.Foreground)
 	dst = append(dst, `" d="`...)
+	w.g.fill(s, l.pad, o.Corners == Rounded) // only the outline tracer reads cells
 	if o.Corners == Rounded {
-		w.g.fill(s, l.pad, true)
 		w.t.trace(&w.g, func(c []corner) { dst = appendRoundedOutline(dst, c) })
 	} else {
-		dst = w.r.appendRects(dst, s, l.pad)
+		dst = w.r.appendRects(dst, &w.g)
 	}
 	dst = append(dst, `"/>`...)
 	dst = appendLogoSVG(dst, &l)

@@ -151,7 +151,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if c.rateLimit < 0 {
 		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
 	}
-	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, MaxActive: c.maxActive,
+	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, RateLimit: c.rateLimit, MaxActive: c.maxActive,
 		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
 		OwnMetricsPort: c.metricsAddr != ""}
 	switch {
@@ -175,9 +175,23 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
 	}
+	// Both listeners are open before either is served, so that a busy port fails the start
+	// before anything is announced or answered.
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fail("%v", err)
+	}
+	var metricsSrv *http.Server
+	var mln net.Listener
+	if c.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			ln.Close()
+			return fail("--metrics-addr: %v", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", service.MetricsHandler())
+		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		defer metricsSrv.Close()
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "")
 	if ready != nil {
@@ -185,20 +199,13 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	}
 	done := make(chan error, 2)
 	go func() { done <- srv.Serve(ln) }()
-	if c.metricsAddr != "" {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", service.MetricsHandler())
-		metricsSrv := &http.Server{Addr: c.metricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		mln, err := net.Listen("tcp", c.metricsAddr)
-		if err != nil {
-			return fail("--metrics-addr: %v", err)
-		}
+	if metricsSrv != nil {
 		logger.Info("metrics listening", "addr", mln.Addr().String())
 		go func() { done <- metricsSrv.Serve(mln) }()
-		defer metricsSrv.Close()
 	}
 	select {
 	case err := <-done:
+		srv.Close() // the metrics server may be the one that failed: leave nothing serving
 		return fail("%v", err)
 	case <-ctx.Done():
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -107,4 +108,77 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestServeMetricsPortBusy checks that a busy --metrics-addr fails the start before the service
+// is announced or served, and leaves the service's port free.
+func TestServeMetricsPortBusy(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := free.Addr().String()
+	free.Close()
+	var log bytes.Buffer
+	c := serveConfig{addr: addr, metricsAddr: busy.Addr().String(), logFormat: "json", rateLimit: 60, maxQueue: 8,
+		shutdownTimeout: time.Second, readHeaderTimeout: 5 * time.Second}
+	readied := false
+	code := runServer(context.Background(), c, &syncWriter{w: &log}, func(net.Addr) { readied = true })
+	if code != 2 || readied {
+		t.Fatalf("exit %d, ready called: %v", code, readied)
+	}
+	if !strings.Contains(log.String(), "--metrics-addr") || strings.Contains(log.String(), `"msg":"listening"`) {
+		t.Errorf("log:\n%s", log.String())
+	}
+	again, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("the service's port is still held: %v", err)
+	}
+	again.Close()
+}
+
+// TestServeMetricsPort checks that --metrics-addr serves /metrics on a port of its own, and
+// that the service's port then has none.
+func TestServeMetricsPort(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	exit := make(chan int, 1)
+	log := &syncWriter{w: &bytes.Buffer{}}
+	c := serveConfig{addr: "127.0.0.1:0", metricsAddr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8,
+		shutdownTimeout: time.Second, readHeaderTimeout: 5 * time.Second}
+	go func() { exit <- runServer(ctx, c, log, func(a net.Addr) { addrs <- a }) }()
+	addr := (<-addrs).String()
+	var metricsAddr string
+	for deadline := time.Now().Add(5 * time.Second); metricsAddr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		log.mu.Lock()
+		for line := range strings.Lines(log.w.(*bytes.Buffer).String()) {
+			var entry struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "metrics listening" {
+				metricsAddr = entry.Addr
+			}
+		}
+		log.mu.Unlock()
+	}
+	if metricsAddr == "" {
+		t.Fatal("no metrics listening in the log")
+	}
+	for target, want := range map[string]int{"http://" + metricsAddr + "/metrics": http.StatusOK, "http://" + addr + "/metrics": http.StatusNotFound} {
+		res, err := http.Get(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s: %d, want %d", target, res.StatusCode, want)
+		}
+	}
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
 }

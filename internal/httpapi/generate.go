@@ -82,7 +82,12 @@ func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) 
 	res, err := s.generateCode(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
-			return // the client is gone
+			// The client is gone: nothing is written, but the access log and the metrics get
+			// 499, nginx's "client closed request", instead of the 200 of a response never sent.
+			if rec, ok := w.(*recorder); ok {
+				rec.status = statusClientClosed
+			}
+			return
 		}
 		if api.ErrorOf(err).Code == api.CodeOverloaded {
 			w.Header().Set("Retry-After", "1")
@@ -131,12 +136,21 @@ func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) 
 // response returns the JSON response of a code (spec 2.2).
 func (s *Server) response(r *http.Request, req *api.Request, res *generate.Result) api.Response {
 	p := res.Payload
-	png := base64.StdEncoding.EncodeToString(res.PNG)
+	// The data URL is built once, in one allocation; png_base64 is its base64 part, sharing
+	// its memory.
+	const dataURLPrefix = "data:image/png;base64,"
+	var b strings.Builder
+	b.Grow(len(dataURLPrefix) + base64.StdEncoding.EncodedLen(len(res.PNG)))
+	b.WriteString(dataURLPrefix)
+	enc := base64.NewEncoder(base64.StdEncoding, &b)
+	enc.Write(res.PNG)
+	enc.Close()
+	pngDataURL := b.String()
 	out := api.Response{
 		OK: true, Type: string(p.Type), PayloadType: string(p.Type), Format: string(api.FormatJSON),
 		MimeType: "image/png", Size: req.Size, Logo: logoName(req.Logo),
 		Color: render.FormatColor(req.Color), Background: render.FormatColor(req.Background),
-		SVG: string(res.SVG), PNGBase64: png, PNGDataURL: "data:image/png;base64," + png,
+		SVG: string(res.SVG), PNGBase64: pngDataURL[len(dataURLPrefix):], PNGDataURL: pngDataURL,
 		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
 		Margin: req.Margin, ModulePx: res.ModulePx, Warnings: []api.Warning{},
 	}

@@ -25,7 +25,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "bananaqr_http_requests_total", Help: "HTTP requests answered, by route, status and format (json, svg, png; empty when none)."},
+			Name: "bananaqr_http_requests_total", Help: "HTTP requests answered, by route, status (499 when the client went away first) and format (json, svg, png; empty when none)."},
 			[]string{"route", "status", "format"}),
 		generation: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "bananaqr_generation_seconds", Help: "Time to make a code (payload, symbol and image), by format.",

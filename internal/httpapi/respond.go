@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -16,17 +15,15 @@ import (
 )
 
 // writeJSON writes v as the JSON body of a response with status (HTML characters unescaped:
-// the SVG markup stays readable).
+// the SVG markup stays readable). v is encoded straight into w, without a copy of the body:
+// the API's types cannot fail to encode, so the only error left is the client's connection,
+// which nothing can be done about once the status is sent.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // the API's types always encode
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
 }
 
 // writeError writes err as the API's error object with its status; a fault of the service is
@@ -106,7 +103,7 @@ func (s *Server) baseURL(r *http.Request) string {
 	return scheme + "://" + host
 }
 
-// requestIDKey holds a request's id in its header, where the access log and errors find it.
+// requestIDHeader is the header that holds a request's id, where the access log and errors find it.
 const requestIDHeader = "X-Request-Id"
 
 // requestID returns the id logged{} gave r.
@@ -151,6 +148,10 @@ func plainID(id string) bool {
 	}
 	return true
 }
+
+// statusClientClosed is the status recorded for a request whose client went away before it
+// was answered: nginx's 499 "client closed request". It is never sent, only logged and counted.
+const statusClientClosed = 499
 
 // recorder notes a response's status and size for the access log.
 type recorder struct {

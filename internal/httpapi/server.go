@@ -35,6 +35,9 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Limiter counts the codes each caller makes; nil for no limit.
 	Limiter ratelimit.Limiter
+	// RateLimit is the codes a minute Limiter lets each caller make (0 when Limiter is nil), for
+	// the MCP tool's description.
+	RateLimit int
 	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
 	// (default 256), and beyond that they get 503.
 	MaxActive, MaxQueue int
@@ -76,14 +79,14 @@ func New(cfg Config) *Server {
 		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
 	}
 	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.admitCaller, Generate: s.generateCode,
-		DisableLocalhostProtection: cfg.MCPAllowAnyHost, Logger: cfg.Logger})
-	card := discovery{"application/mcp-server-card+json", mcpserver.Card(cfg.BaseURL)}
-	catalog := discovery{"application/ai-catalog+json", mcpserver.Catalog(cfg.BaseURL)}
+		DisableLocalhostProtection: cfg.MCPAllowAnyHost, RateLimit: cfg.RateLimit, Logger: cfg.Logger})
+	card := discovery("application/mcp-server-card+json", mcpserver.Card(cfg.BaseURL))
+	catalog := discovery("application/ai-catalog+json", mcpserver.Catalog(cfg.BaseURL))
 	s.routes = map[string]map[string]http.HandlerFunc{
 		"/mcp":                         {http.MethodPost: s.mcp(mcpHandler)},
-		"/mcp/server-card":             {http.MethodGet: card.serve},
-		"/.well-known/mcp.json":        {http.MethodGet: card.serve},
-		"/.well-known/ai-catalog.json": {http.MethodGet: catalog.serve},
+		"/mcp/server-card":             {http.MethodGet: card},
+		"/.well-known/mcp.json":        {http.MethodGet: card},
+		"/.well-known/ai-catalog.json": {http.MethodGet: catalog},
 		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.post},
 		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},
 		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
@@ -280,29 +283,75 @@ func (s *Server) mcp(h http.Handler) http.HandlerFunc {
 	}
 }
 
-// discovery is a discovery document: the same bytes for everyone, cacheable for an hour, with
-// an ETag.
-type discovery struct {
+// static is a response whose body never changes, with an ETag computed once when it is made.
+type static struct {
 	contentType string
 	body        []byte
+	etag        string
 }
 
-func (d discovery) serve(w http.ResponseWriter, r *http.Request) {
-	sum := sha256.Sum256(d.body)
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+// newStatic returns the static response of body, its ETag a hash of the bytes.
+func newStatic(contentType string, body []byte) static {
+	sum := sha256.Sum256(body)
+	return static{contentType: contentType, body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+}
+
+// write sets the ETag and answers 304 Not Modified when r's If-None-Match names it, else
+// writes the body with its Content-Type. The caller sets the other headers first.
+func (st static) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("ETag", etag)
-	h.Set("Cache-Control", "public, max-age=3600")
-	if match := r.Header.Get("If-None-Match"); match != "" && (match == etag || match == "*" || strings.Contains(match, etag)) {
+	h.Set("ETag", st.etag)
+	if noneMatch(r.Header.Values("If-None-Match"), st.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Type", d.contentType)
-	w.Write(d.body)
+	h.Set("Content-Type", st.contentType)
+	w.Write(st.body)
+}
+
+// noneMatch reports whether If-None-Match headers (values) match etag, a strong entity tag: *
+// matches anything; else any entity tag of the comma-separated lists that is etag, weak (W/)
+// or not, since If-None-Match compares weakly (RFC 9110, 13.1.2). Parsing stops at anything
+// malformed, which then matches nothing more.
+func noneMatch(values []string, etag string) bool {
+	for _, v := range values {
+		for {
+			v = strings.TrimLeft(v, " \t,")
+			if v == "" {
+				break
+			}
+			if v[0] == '*' {
+				return true
+			}
+			v = strings.TrimPrefix(v, "W/")
+			if len(v) < 2 || v[0] != '"' {
+				break
+			}
+			end := strings.IndexByte(v[1:], '"')
+			if end < 0 {
+				break
+			}
+			if v[:end+2] == etag {
+				return true
+			}
+			v = v[end+2:]
+		}
+	}
+	return false
+}
+
+// discovery serves a discovery document: the same bytes for everyone, cacheable for an hour,
+// with an ETag.
+func discovery(contentType string, body []byte) http.HandlerFunc {
+	doc := newStatic(contentType, body)
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		doc.write(w, r)
+	}
 }
 
 // page serves one of the web page's files (package web), with a content security policy that
-// lets the page reach nothing but this service.
+// lets the page reach nothing but this service, and an ETag.
 func page(name string) http.HandlerFunc {
 	body, err := web.Files.ReadFile(name)
 	if err != nil {
@@ -312,8 +361,7 @@ func page(name string) http.HandlerFunc {
 	if name == "index.html" {
 		contentType = "text/html; charset=utf-8"
 	}
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	file := newStatic(contentType, body)
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "+
@@ -321,12 +369,6 @@ func page(name string) http.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-cache")
-		h.Set("ETag", etag)
-		if r.Header.Get("If-None-Match") == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		h.Set("Content-Type", contentType)
-		w.Write(body)
+		file.write(w, r)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -44,18 +45,25 @@ type Config struct {
 	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
 	// on the same machine.
 	DisableLocalhostProtection bool
-	Logger                     *slog.Logger
+	// RateLimit is the codes a minute Admit lets each caller make, for the tool's description;
+	// 0 when there is no limit.
+	RateLimit int
+	// Logger gets the tool calls' faults and the SDK's own (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Handler returns the HTTP handler of /mcp.
 func Handler(cfg Config) http.Handler {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version},
 		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	no := false
 	server.AddTool(&mcp.Tool{
 		Name:        ToolName,
 		Title:       "Generate a QR code",
-		Description: toolDescription,
+		Description: toolDescription(cfg.RateLimit),
 		InputSchema: inputSchema(),
 		Annotations: &mcp.ToolAnnotations{Title: "Generate a QR code", ReadOnlyHint: true, IdempotentHint: true,
 			DestructiveHint: &no, OpenWorldHint: &no},
@@ -66,11 +74,21 @@ func Handler(cfg Config) http.Handler {
 	})
 }
 
-// toolDescription tells an agent what generate_qr does and needs.
-const toolDescription = `Makes a QR code and returns it as a PNG image. Choose type and give its fields:
+// toolDescription tells an agent what generate_qr does and needs, and the caller's budget of
+// limit codes a minute (0: none).
+func toolDescription(limit int) string {
+	budget := " Codes are not rate-limited."
+	if limit > 0 {
+		budget = fmt.Sprintf(" Codes count against the caller's %d codes a minute.", limit)
+	}
+	return toolDescriptionText + budget
+}
+
+// toolDescriptionText is the description of generate_qr, less the rate limit.
+const toolDescriptionText = `Makes a QR code and returns it as a PNG image. Choose type and give its fields:
 url (url: the address; https:// is added when it has no scheme), text (text), wifi (ssid, and password unless security is nopass; security WPA covers WPA2 and WPA3), vcard (name; organization, jobTitle, phone, email, website optional), email (to; subject and message optional), sms (phone; message optional).
 Style fields are optional: color and background (RRGGBB; the colour must be darker than the background), logo (banana needs and gets error correction H), corners, size in pixels, ecc, margin in modules.
-Up to 2,048 characters of payload. Wi-Fi, contact, e-mail and SMS payloads are private: they are not repeated in the answer. Codes count against the caller's 60 codes a minute.`
+Up to 2,048 characters of payload. Wi-Fi, contact, e-mail and SMS payloads are private: they are not repeated in the answer.`
 
 // tool serves generate_qr calls.
 type tool struct{ cfg Config }
@@ -102,12 +120,20 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		return toolError(err), nil
 	}
 	r.Format = api.FormatPNG
+	// The limit (d.Limit, from --rate-limit) is per minute whatever its size, and a refused
+	// caller has a place again at the latest a minute after its oldest counted code: the 60
+	// seconds of the hint are the window, not the limit (the HTTP API's Retry-After is 60 too).
 	if d, ok := t.cfg.Admit(ctx, req.Extra.Header.Get(CallerHeader)); !ok {
 		return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
 			"more than %d codes a minute", d.Limit)), nil
 	}
 	res, err := t.cfg.Generate(ctx, &r)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The client cancelled the call or went away: no fault of the service, and no one
+			// to read a tool error. The SDK answers a JSON-RPC error, if anything.
+			return nil, ctx.Err()
+		}
 		var e *api.Error
 		var p *payload.Error
 		if !errors.As(err, &e) && !errors.As(err, &p) {
@@ -116,6 +142,11 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		return toolError(err), nil
 	}
 	defer res.Release()
+	// The PNG is copied out of the pooled buffer, which Release returns when call does: the SDK
+	// marshals the result (ImageContent.MarshalJSON, base64 of Data) only after the handler has
+	// returned (jsonrpc2's processResult), so handing it res.PNG would let another request
+	// overwrite the image before it is written. Not releasing instead would cost the pool the
+	// buffer, which the next code then regrows from nothing: dearer than this one copy.
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
 	}}

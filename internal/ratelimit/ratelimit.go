@@ -63,7 +63,9 @@ func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
 	}
 	h := m.callers[caller]
 	if h == nil {
-		h = &history{times: make([]time.Time, 0, m.limit)}
+		// No room is reserved: most callers make a few codes and go, and append grows the ring
+		// of those who stay up to limit.
+		h = &history{}
 		m.callers[caller] = h
 	}
 	d := Decision{Limit: m.limit}

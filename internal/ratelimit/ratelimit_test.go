@@ -86,3 +86,23 @@ func TestMemoryConcurrent(t *testing.T) {
 		t.Fatalf("%d allowed, want 100", allowed)
 	}
 }
+
+// TestMemoryGrowsOnDemand checks that a caller seen once holds room for a few times, not for
+// the whole limit, and that the ring still grows to the limit for a caller who stays.
+func TestMemoryGrowsOnDemand(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	m := NewMemory(60, time.Minute, func() time.Time { return now })
+	m.Allow(context.Background(), "once")
+	if c := cap(m.callers["once"].times); c >= 60 {
+		t.Errorf("a caller seen once holds room for %d times", c)
+	}
+	for i := range 61 {
+		if d, _ := m.Allow(context.Background(), "stays"); d.Allowed != (i < 60) {
+			t.Fatalf("request %d: %+v", i+1, d)
+		}
+		now = now.Add(time.Millisecond)
+	}
+	if n := len(m.callers["stays"].times); n != 60 {
+		t.Errorf("the ring holds %d times, want 60", n)
+	}
+}
