@@ -65,13 +65,30 @@ func (r *Request) Options() render.Options {
 		Corners: r.Corners, Logo: r.Logo}
 }
 
-// Level returns the least error correction level to encode with: H with the logo, which hides
-// modules that only H can spare, else the one asked for.
-func (r *Request) Level() qr.Level {
+// Encoding returns how to encode the request's symbol: at the level asked for or stronger, and
+// with the logo's pad covered, so that the encoder keeps error correction to spare for it
+// rather than forcing level H, whose larger symbol has smaller modules at the same printed size
+// and reads worse in a camera than a smaller one with its pad.
+func (r *Request) Encoding() qr.Options {
+	o := qr.Options{Level: r.ECC}
 	if r.Logo == render.Banana {
-		return qr.H
+		o.Cover = render.LogoPad
 	}
-	return r.ECC
+	return o
+}
+
+// CodeSmallQuietZone warns of a quiet zone narrower than the 4 modules that ISO/IEC 18004:2015
+// 6.3.7 asks for: readers such as zxing-cpp find the code far less often without it, unless
+// the image sits on a wide light ground.
+const CodeSmallQuietZone = "SMALL_QUIET_ZONE"
+
+// Warnings returns what about the request's style some readers mishandle, though it is valid.
+func (r *Request) Warnings() []Warning {
+	if r.Margin < DefaultMargin {
+		return []Warning{{Code: CodeSmallQuietZone, Field: "margin",
+			Message: fmt.Sprintf("A quiet zone of %d modules is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.", r.Margin)}}
+	}
+	return nil
 }
 
 // Check checks what no single field shows: that the colours contrast enough.

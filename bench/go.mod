@@ -10,6 +10,10 @@ require (
 	rsc.io/qr v0.2.0
 )
 
-require github.com/yeqown/reedsolomon v1.0.0 // indirect
+require (
+	github.com/yeqown/reedsolomon v1.0.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
 
 replace github.com/bananaqr/bananaqr => ../

@@ -14,7 +14,17 @@ type Options struct {
 	// NoBoost keeps Level as it is. Otherwise the level is raised as far as the data still
 	// fits the same version, which costs nothing in size and makes the symbol sturdier.
 	NoBoost bool
+	// Cover, when not nil, gives the square of modules that the symbol's renderer will draw
+	// light, such as a logo's pad, for a symbol of n modules a side: its first module in both
+	// directions and its side. Encode then keeps the codewords it damages within half of what
+	// each block can correct (see maxCoverShare): among the masks that do, it takes the one with
+	// the fewest penalty points, and when no mask does, the next larger version.
+	Cover func(n int) (first, side int)
 }
+
+// ErrCoverTooCostly is the error of a text that fits a symbol, but none whose error correction
+// can spare the modules of Options.Cover.
+var ErrCoverTooCostly = errors.New("qr: no symbol holds the text with error correction to spare for the covered modules")
 
 // TooLongError is the error of a text that does not fit the largest symbol, version 40, at
 // the level asked for.
@@ -49,21 +59,41 @@ func Encode(text string, opts Options) (*Symbol, error) {
 	}
 	e := encoders.Get().(*encoder)
 	defer e.release()
-	v, bits := e.segment(text, ascii, opts.Level)
+	v, bits := e.segment(text, ascii, opts.Level, minVersion)
 	if v == 0 {
 		return nil, tooLong(len(text), ascii, opts.Level)
 	}
-	level := opts.Level
-	if !opts.NoBoost {
-		for _, stronger := range levelsByStrength[level.rank()+1:] {
-			if bits > dataCodewords(v, stronger)*8 {
-				break
-			}
-			level = stronger
+	for {
+		level := opts.Level
+		if !opts.NoBoost {
+			level = strongest(bits, v, level)
+		}
+		e.data = appendDataCodewords(e.data[:0], e.segs, v, level)
+		var c square
+		if opts.Cover != nil {
+			c.first, c.side = opts.Cover(symbolSize(v))
+		}
+		if s := e.symbol(v, level, -1, c); s != nil {
+			return s, nil
+		}
+		if v == maxVersion {
+			return nil, ErrCoverTooCostly
+		}
+		if v, bits = e.segment(text, ascii, opts.Level, v+1); v == 0 {
+			return nil, ErrCoverTooCostly
 		}
 	}
-	e.data = appendDataCodewords(e.data[:0], e.segs, v, level)
-	return e.symbol(v, level, -1), nil
+}
+
+// strongest returns the strongest level, from l up, at which a stream of bits fits version v.
+func strongest(bits, v int, l Level) Level {
+	for _, stronger := range levelsByStrength[l.rank()+1:] {
+		if bits > dataCodewords(v, stronger)*8 {
+			break
+		}
+		l = stronger
+	}
+	return l
 }
 
 func tooLong(n int, ascii bool, l Level) *TooLongError {
@@ -95,6 +125,8 @@ type encoder struct {
 	matrixT        []uint64 // matrix, transposed
 	cand, candT    []uint64 // a masked candidate and its transpose
 	transposeBlock [64]uint64
+	covered        []int32 // placement positions under a cover (see coverAllows)
+	damage         []int   // damaged codewords per block
 }
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
@@ -111,10 +143,10 @@ func (e *encoder) release() {
 // (ISO/IEC 18004:2015 Table 3), within which one segmentation is optimal for all versions.
 var versionGroups = [3][2]int{{1, 9}, {10, 26}, {27, 40}}
 
-// segment finds the smallest version that holds text at level l, leaving the text's optimal
-// segments for that version in e.segs. It returns the version and the length of the bit
-// stream, or version 0 when the text does not fit.
-func (e *encoder) segment(text string, ascii bool, l Level) (version, bits int) {
+// segment finds the smallest version from `from` up that holds text at level l, leaving the
+// text's optimal segments for that version in e.segs. It returns the version and the length of
+// the bit stream, or version 0 when the text does not fit.
+func (e *encoder) segment(text string, ascii bool, l Level, from int) (version, bits int) {
 	if len(text) > maxTextLen {
 		return 0, 0
 	}
@@ -133,7 +165,7 @@ func (e *encoder) segment(text string, ascii bool, l Level) (version, bits int) 
 	}
 	e.trace = resizeBytes(e.trace, 3*len(text))
 	for _, g := range versionGroups {
-		if least > dataCodewords(g[1], l)*8*6 {
+		if g[1] < from || least > dataCodewords(g[1], l)*8*6 {
 			continue
 		}
 		e.segs = e.segs[:0]
@@ -145,7 +177,7 @@ func (e *encoder) segment(text string, ascii bool, l Level) (version, bits int) 
 		if bits < 0 {
 			continue
 		}
-		for v := g[0]; v <= g[1]; v++ {
+		for v := max(g[0], from); v <= g[1]; v++ {
 			if bits <= dataCodewords(v, l)*8 {
 				return v, bits
 			}
@@ -155,8 +187,9 @@ func (e *encoder) segment(text string, ascii bool, l Level) (version, bits int) 
 }
 
 // symbol builds the version v symbol at level l from the data codewords in e.data, with data
-// mask pattern mask, or the best one when mask is -1.
-func (e *encoder) symbol(v int, l Level, mask int) *Symbol {
+// mask pattern mask, or when mask is -1 the best one of those under which cover c (side 0 for
+// none) damages no block too much (see coverAllows). It returns nil when no mask is left.
+func (e *encoder) symbol(v int, l Level, mask int, c square) *Symbol {
 	p := planFor(v)
 	e.codewords, e.ecc = appendCodewords(e.codewords[:0], e.data, v, l, e.ecc)
 
@@ -176,11 +209,18 @@ func (e *encoder) symbol(v int, l Level, mask int) *Symbol {
 		m[at[7]>>6] |= uint64(c&1) << (at[7] & 63)
 	}
 	if mask < 0 {
+		allowed := uint8(0xff)
+		if c.side > 0 {
+			if allowed = e.coverAllows(p, l, c); allowed == 0 {
+				return nil
+			}
+		}
 		e.matrixT = resize(e.matrixT, p.words())
 		transposeBitmap(e.matrixT, e.matrix, p, &e.transposeBlock)
-		mask = e.chooseMask(p, l)
+		mask = e.chooseMask(p, l, allowed)
 	}
-	s := &Symbol{version: v, level: l, mask: mask, size: p.size, rows: p.rows, modules: make([]uint64, p.words())}
+	s := &Symbol{version: v, level: l, mask: mask, size: p.size, rows: p.rows, modules: make([]uint64, p.words()),
+		cover: c}
 	p.draw(s.modules, e.matrix, p.pattern, p.mask[mask], l, mask, false)
 	return s
 }

@@ -157,7 +157,7 @@ func bruteForceBits(text string, v int) int {
 func TestECI(t *testing.T) {
 	for text, eci := range map[string]bool{"Müller": true, "你好": true, "😀 2026": true, "Muller": false, "HELLO 123": false, "": false} {
 		e := new(encoder)
-		v, _ := e.segment(text, isASCII(text), M)
+		v, _ := e.segment(text, isASCII(text), M, minVersion)
 		data := appendDataCodewords(nil, e.segs, v, M)
 		hasECI := data[0] == 0b01110001 && data[1]>>4 == 0b1010
 		if hasECI != eci {

@@ -15,5 +15,5 @@ func encodeSegments(segs []segment, v int, l Level, mask int) (*Symbol, error) {
 func encodeCodewords(data []byte, v int, l Level, mask int) *Symbol {
 	e := new(encoder)
 	e.data = data
-	return e.symbol(v, l, mask)
+	return e.symbol(v, l, mask, square{})
 }

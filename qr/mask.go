@@ -22,14 +22,18 @@ const (
 	penaltyN4 = 10
 )
 
-// chooseMask returns the data mask with the fewest penalty points for the data modules in
-// matrix (and its transpose matrixT) at level l; ties go to the lower mask number
-// (ISO/IEC 18004:2015 7.8.3). It uses e.cand and e.candT as scratch.
-func (e *encoder) chooseMask(p *plan, l Level) int {
+// chooseMask returns the data mask, of those in allowed (bit m for mask m, at least one), with
+// the fewest penalty points for the data modules in matrix (and its transpose matrixT) at level
+// l; ties go to the lower mask number (ISO/IEC 18004:2015 7.8.3). It uses e.cand and e.candT as
+// scratch.
+func (e *encoder) chooseMask(p *plan, l Level, allowed uint8) int {
 	e.cand = resize(e.cand, p.words())
 	e.candT = resize(e.candT, p.words())
 	best, bestPoints := 0, math.MaxInt
 	for m := range 8 {
+		if allowed>>m&1 == 0 {
+			continue
+		}
 		// The parts of the score are added from the cheapest; as none is negative, a mask is
 		// dropped as soon as it cannot beat the best so far.
 		dark := p.draw(e.cand, e.matrix, p.pattern, p.mask[m], l, m, false)

@@ -9,6 +9,7 @@ type Symbol struct {
 	size    int
 	rows    int      // words per word column of modules
 	modules []uint64 // bit x%64 of word (x/64)*rows+pad+y is the module at (x, y); 1 is dark
+	cover   square   // the modules a renderer will draw light (Options.Cover); side 0: none
 }
 
 // Size returns the number of modules on a side: 4·Version()+17.
@@ -41,3 +42,7 @@ func (s *Symbol) Level() Level { return s.level }
 
 // Mask returns the number of the data mask pattern applied, 0 to 7 (ISO/IEC 18004:2015 7.8.2).
 func (s *Symbol) Mask() int { return s.mask }
+
+// Cover returns the square of modules that the symbol was encoded to have drawn light (see
+// Options.Cover): its first module in both directions and its side, 0 when there is none.
+func (s *Symbol) Cover() (first, side int) { return s.cover.first, s.cover.side }

@@ -116,9 +116,9 @@ func TestPNGPixels(t *testing.T) {
 		{renderTexts[0], qr.M, 867, 4, Rounded, NoLogo},  // odd module and offset
 		{renderTexts[0], qr.M, 128, 4, Rounded, NoLogo},  // 3 pixels a module
 		{renderTexts[0], qr.L, 100 + 29*2, 0, Rounded, NoLogo},
-		{renderTexts[0], qr.H, 1024, 4, Rounded, Banana},
-		{renderTexts[0], qr.H, 999, 4, Rounded, Banana}, // odd offset: the mark too
-		{renderTexts[0], qr.H, 1021, 2, Square, Banana},
+		{renderTexts[0], qr.M, 1024, 4, Rounded, Banana},
+		{renderTexts[0], qr.M, 999, 4, Rounded, Banana}, // odd offset: the mark too
+		{renderTexts[0], qr.L, 1021, 2, Square, Banana},
 		{renderTexts[1], qr.H, 2048, 4, Rounded, Banana},
 		{renderTexts[1], qr.M, 2047, 16, Rounded, NoLogo},
 		{"A", qr.H, 2048, 0, Rounded, Banana},                            // the largest modules, 97 pixels
@@ -126,7 +126,7 @@ func TestPNGPixels(t *testing.T) {
 	} {
 		name := fmt.Sprintf("%d bytes %v %d px margin %d corners %d logo %d", len(c.text), c.level, c.size, c.margin, c.corners, c.logo)
 		t.Run(name, func(t *testing.T) {
-			s, err := qr.Encode(c.text, qr.Options{Level: c.level})
+			s, err := encodeFor(c.text, qr.Options{Level: c.level}, c.logo)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,9 +148,9 @@ func TestPNGPixelsSizes(t *testing.T) {
 	}{
 		{renderTexts[1], qr.M, NoLogo, []int{266, 299, 401, 533}},
 		{renderTexts[0], qr.Q, NoLogo, nil},
-		{renderTexts[0], qr.H, Banana, nil},
+		{renderTexts[0], qr.M, Banana, nil},
 	} {
-		s, err := qr.Encode(c.text, qr.Options{Level: c.level})
+		s, err := encodeFor(c.text, qr.Options{Level: c.level}, c.logo)
 		if err != nil {
 			t.Fatal(err)
 		}

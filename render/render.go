@@ -31,7 +31,7 @@ type Logo uint8
 
 const (
 	NoLogo Logo = iota // no mark
-	Banana             // the service's own mark, a banana; needs error correction level H
+	Banana             // the service's own mark, a banana, on a pad of LogoPad
 )
 
 // Options says how to draw a symbol.
@@ -58,9 +58,10 @@ func Defaults() Options {
 	}
 }
 
-// ErrLogoNeedsH is the error of a logo on a symbol below error correction level H: the mark
-// hides modules, which only level H can spare.
-var ErrLogoNeedsH = errors.New("render: a logo needs error correction level H")
+// ErrLogoNotCovered is the error of a logo on a symbol not encoded for it: the mark hides the
+// modules of LogoPad, which the symbol's error correction must be able to spare, so the symbol
+// must come from qr.Encode with qr.Options{Cover: LogoPad}.
+var ErrLogoNotCovered = errors.New("render: a logo needs a symbol encoded with qr.Options{Cover: render.LogoPad}")
 
 // TooSmallError is the error of an image too small for its symbol: each module needs at least
 // two pixels.
@@ -133,8 +134,11 @@ func prepare(s *qr.Symbol, o *Options) (layout, error) {
 	if err := o.validate(); err != nil {
 		return layout{}, err
 	}
-	if o.Logo == Banana && s.Level() != qr.H {
-		return layout{}, ErrLogoNeedsH
+	if o.Logo == Banana {
+		first, side := s.Cover()
+		if want := logoPad(s.Size()); first != want.first || side != want.side {
+			return layout{}, ErrLogoNotCovered
+		}
 	}
 	l, err := newLayout(s.Size(), o)
 	if err != nil {
@@ -149,6 +153,14 @@ func prepare(s *qr.Symbol, o *Options) (layout, error) {
 // padding is the square of modules cleared for a logo: modules first to first+side-1 in both
 // directions; side 0 when there is no logo.
 type padding struct{ first, side int }
+
+// LogoPad returns the square of modules that a logo clears on a symbol of n modules a side:
+// its first module in both directions and its side. It is what qr.Options.Cover takes, so that
+// the encoder keeps error correction to spare for it.
+func LogoPad(n int) (first, side int) {
+	p := logoPad(n)
+	return p.first, p.side
+}
 
 // logoPad returns the cleared square for a logo on a symbol of n modules: the largest odd
 // number of modules within 20% of the symbol's width, centred.

@@ -37,16 +37,13 @@ func (c renderCase) String() string {
 }
 
 // renderCases returns every combination of corners, logo, level, size and colours for each
-// text; with a logo, the level is H.
+// text.
 func renderCases(sizes []int) []renderCase {
 	var cases []renderCase
 	for _, text := range renderTexts {
 		for _, corners := range []Corners{Square, Rounded} {
 			for _, logo := range []Logo{NoLogo, Banana} {
 				for _, level := range []qr.Level{qr.L, qr.M, qr.Q, qr.H} {
-					if logo == Banana && level != qr.H {
-						continue
-					}
 					for i, size := range sizes {
 						o := Defaults()
 						o.Size, o.Corners, o.Logo = size, corners, logo
@@ -65,7 +62,7 @@ func renderCases(sizes []int) []renderCase {
 // render draws c in both formats, or returns the error that the combination must give.
 func (c renderCase) render(t *testing.T) (pngData, svgData []byte, err error) {
 	t.Helper()
-	s, err := qr.Encode(c.text, qr.Options{Level: c.level})
+	s, err := encodeFor(c.text, qr.Options{Level: c.level}, c.opts.Logo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +97,7 @@ func TestPNGDecodes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
-		s, _ := qr.Encode(c.text, qr.Options{Level: c.level})
+		s, _ := encodeFor(c.text, qr.Options{Level: c.level}, c.opts.Logo)
 		l, _ := newLayout(s.Size(), &c.opts)
 		if got, err := qrtest.DecodeRendered(img, l.module); err != nil || got != c.text {
 			t.Errorf("%v: decoded %.30q, %v", c, got, err)
@@ -237,8 +234,12 @@ func TestOptionErrors(t *testing.T) {
 	}
 	o := Defaults()
 	o.Logo = Banana
-	if _, err := PNG(s, o); !errors.Is(err, ErrLogoNeedsH) {
-		t.Errorf("logo at M: %v", err)
+	if _, err := PNG(s, o); !errors.Is(err, ErrLogoNotCovered) {
+		t.Errorf("logo on a symbol encoded without its cover: %v", err)
+	}
+	h, _ := qr.Encode("x", qr.Options{Level: qr.H})
+	if _, err := SVG(h, o); !errors.Is(err, ErrLogoNotCovered) {
+		t.Errorf("logo on a level H symbol encoded without its cover: %v", err)
 	}
 	// Version 40 needs 2·185 pixels.
 	big, _ := qr.Encode(strings.Repeat("a", 2300), qr.Options{})
@@ -254,12 +255,11 @@ func TestOptionErrors(t *testing.T) {
 // symbol: every dark module covered exactly once, nothing else, the logo's pad left light.
 func TestSVGRectangles(t *testing.T) {
 	for _, text := range renderTexts {
-		for _, level := range []qr.Level{qr.M, qr.H} {
-			s, _ := qr.Encode(text, qr.Options{Level: level, NoBoost: true})
+		for _, logo := range []Logo{NoLogo, Banana} {
+			level := qr.M
+			s, _ := encodeFor(text, qr.Options{Level: level, NoBoost: true}, logo)
 			o := Defaults()
-			if level == qr.H {
-				o.Logo = Banana
-			}
+			o.Logo = logo
 			data, err := SVG(s, o)
 			if err != nil {
 				t.Fatal(err)
@@ -301,4 +301,13 @@ func TestSVGRectangles(t *testing.T) {
 // covers reports whether the module at (x, y) lies under the logo's pad.
 func (p padding) covers(x, y int) bool {
 	return uint(x-p.first) < uint(p.side) && uint(y-p.first) < uint(p.side)
+}
+
+// encodeFor encodes text as o says, for a code drawn with logo: with the logo's pad as the
+// cover, as the service encodes it.
+func encodeFor(text string, o qr.Options, logo Logo) (*qr.Symbol, error) {
+	if logo == Banana {
+		o.Cover = LogoPad
+	}
+	return qr.Encode(text, o)
 }

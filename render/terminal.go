@@ -47,3 +47,23 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// Cleared returns m with the square of modules from (first, first) to
+// (first+side-1, first+side-1) light, as a logo's pad (LogoPad) draws them: the terminal shows
+// the code that an image of it holds, less the mark.
+func Cleared(m Modules, first, side int) Modules {
+	if side == 0 {
+		return m
+	}
+	return cleared{m, padding{first, side}}
+}
+
+// cleared is a Modules with a pad drawn light.
+type cleared struct {
+	Modules
+	pad padding
+}
+
+func (c cleared) Dark(x, y int) bool {
+	return c.Modules.Dark(x, y) && !(uint(x-c.pad.first) < uint(c.pad.side) && uint(y-c.pad.first) < uint(c.pad.side))
+}

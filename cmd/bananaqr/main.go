@@ -78,7 +78,7 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defaults := render.Defaults()
 	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ecc := fs.String("ecc", "M", "least error correction `level`: L, M, Q or H; raised for free while the symbol keeps its size (H with a logo)")
+	ecc := fs.String("ecc", "M", "least error correction `level`: L, M, Q or H; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
 	margin := fs.Int("margin", defaults.Margin, fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", render.MaxMargin))
 	invert := fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
 	out := fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
@@ -131,7 +131,7 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch *logo {
 	case "none":
 	case "banana":
-		o.Logo, level = render.Banana, qr.H
+		o.Logo = render.Banana
 	default:
 		return usageError("-logo %q: want none or banana", *logo)
 	}
@@ -188,13 +188,18 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if draw != nil {
 		o.Title = svgTitle(text) // the PNG writer ignores it
 	}
-	s, err := qr.Encode(text, qr.Options{Level: level})
+	encoding := qr.Options{Level: level}
+	if o.Logo == render.Banana {
+		encoding.Cover = render.LogoPad
+	}
+	s, err := qr.Encode(text, encoding)
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
 		return 1
 	}
 	if draw == nil {
-		err = render.Terminal(stdout, s, *margin, *invert)
+		first, side := s.Cover()
+		err = render.Terminal(stdout, render.Cleared(s, first, side), *margin, *invert)
 	} else {
 		var image []byte
 		if image, err = draw(s, o); err == nil {

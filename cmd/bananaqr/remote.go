@@ -69,12 +69,11 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 // remoteModules returns the modules of the code of r as the service makes it, read back from
 // the PNG of its JSON response: the centre pixel of each module, whose place the response's
 // size, margin, modules and module_px give (the symbol and its quiet zone centred in the
-// image). The terminal draws neither colours nor the logo, so the request asks for the
-// largest image in the default colours without the logo, at the level the logo would need, so
-// that the symbol is the one encode makes offline.
+// image). The terminal draws no colours, so the request asks for the largest image in the
+// default colours; the modules under a logo's pad are light, as offline.
 func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render.Modules, error) {
 	plain := api.NewRequest()
-	plain.Payload, plain.ECC, plain.Size = r.Payload, r.Level(), api.MaxSize
+	plain.Payload, plain.ECC, plain.Logo, plain.Size = r.Payload, r.ECC, r.Logo, api.MaxSize
 	res, err := c.JSON(ctx, plain)
 	if err != nil {
 		return nil, err
@@ -104,6 +103,10 @@ func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render
 			c := color.RGBAModel.Convert(img.At(origin+x*px, origin+y*px)).(color.RGBA)
 			m.dark[y*n+x] = distance(c, fg) < distance(c, bg)
 		}
+	}
+	if r.Logo == render.Banana {
+		first, side := render.LogoPad(n)
+		return render.Cleared(m, first, side), nil
 	}
 	return m, nil
 }

@@ -18,7 +18,10 @@ import (
 type Result struct {
 	Payload  payload.Payload
 	Symbol   *qr.Symbol
-	ModulePx int    // pixels a module
+	ModulePx int // pixels a module
+	// Warnings are what some readers mishandle about the payload and the style, though both
+	// are valid: the payload's first.
+	Warnings []api.Warning
 	SVG      []byte // for the svg and json formats
 	PNG      []byte // for the png and json formats
 }
@@ -52,12 +55,17 @@ func Code(r *api.Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := qr.Encode(p.Text, qr.Options{Level: r.Level()})
+	s, err := qr.Encode(p.Text, r.Encoding())
 	var long *qr.TooLongError
 	if errors.As(err, &long) {
 		return nil, api.NewError(api.CodeNotEncodable, "",
 			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
 			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
+	}
+	if errors.Is(err, qr.ErrCoverTooCostly) {
+		return nil, api.NewError(api.CodeNotEncodable, "logo",
+			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare.",
+			"the payload (%d bytes) leaves too little error correction for the logo at level %s or above", len(p.Text), r.ECC)
 	}
 	if err != nil {
 		return nil, err
@@ -76,7 +84,7 @@ func Code(r *api.Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Payload: p, Symbol: s, ModulePx: px}
+	res := &Result{Payload: p, Symbol: s, ModulePx: px, Warnings: warnings(p, r)}
 	if r.Format != api.FormatPNG {
 		o.Title = Title(p)
 		if res.SVG, err = render.AppendSVG(buffer(), s, &o); err != nil {
@@ -100,4 +108,18 @@ func Title(p payload.Payload) string {
 		return "QR code (" + string(p.Type) + ")"
 	}
 	return "QR code: " + p.Text
+}
+
+// warnings returns the warnings of a code of payload p made for r: the payload's, then the
+// request's.
+func warnings(p payload.Payload, r *api.Request) []api.Warning {
+	style := r.Warnings()
+	if len(p.Warnings)+len(style) == 0 {
+		return nil
+	}
+	w := make([]api.Warning, 0, len(p.Warnings)+len(style))
+	for _, wn := range p.Warnings {
+		w = append(w, api.Warning{Code: string(wn.Code), Field: wn.Field, Message: wn.Message})
+	}
+	return append(w, style...)
 }

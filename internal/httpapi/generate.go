@@ -109,10 +109,10 @@ func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) 
 	h.Set("X-QR-Logo", logoName(req.Logo))
 	h.Set("X-QR-Size", strconv.Itoa(req.Size))
 	h.Set("X-QR-Format", string(req.Format))
-	if len(p.Warnings) > 0 {
-		codes := make([]string, len(p.Warnings))
-		for i, wn := range p.Warnings {
-			codes[i] = string(wn.Code)
+	if len(res.Warnings) > 0 {
+		codes := make([]string, len(res.Warnings))
+		for i, wn := range res.Warnings {
+			codes[i] = wn.Code
 		}
 		h.Set("X-QR-Warning", strings.Join(codes, ", "))
 	}
@@ -152,10 +152,10 @@ func (s *Server) response(r *http.Request, req *api.Request, res *generate.Resul
 		Color: render.FormatColor(req.Color), Background: render.FormatColor(req.Background),
 		SVG: string(res.SVG), PNGBase64: pngDataURL[len(dataURLPrefix):], PNGDataURL: pngDataURL,
 		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
-		Margin: req.Margin, ModulePx: res.ModulePx, Warnings: []api.Warning{},
+		Margin: req.Margin, ModulePx: res.ModulePx, Warnings: res.Warnings,
 	}
-	for _, wn := range p.Warnings {
-		out.Warnings = append(out.Warnings, api.Warning{Code: string(wn.Code), Field: wn.Field, Message: wn.Message})
+	if out.Warnings == nil {
+		out.Warnings = []api.Warning{}
 	}
 	if p.Private {
 		out.Markdown = "![QR code](" + out.PNGDataURL + ")"

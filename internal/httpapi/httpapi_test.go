@@ -229,8 +229,13 @@ func TestJSON(t *testing.T) {
 	j := r.json(t)
 	if !j.OK || j.Type != "text" || j.PayloadType != "text" || j.Payload == nil || *j.Payload != "Grüße" || j.Format != "json" ||
 		j.MimeType != "image/png" || j.Size != 300 || j.Logo != "none" || j.Color != "#102030" || j.Background != "#FAFAFA" ||
-		j.ECC != "Q" || j.Margin != 2 || j.Modules != 4*j.Version+17 || j.ModulePx != 300/(j.Modules+4) || len(j.Warnings) != 0 {
+		j.ECC != "Q" || j.Margin != 2 || j.Modules != 4*j.Version+17 || j.ModulePx != 300/(j.Modules+4) {
 		t.Fatalf("%+v", j)
+	}
+	// A quiet zone below 4 modules is valid, with a warning.
+	if len(j.Warnings) != 1 || j.Warnings[0].Code != api.CodeSmallQuietZone || j.Warnings[0].Field != "margin" ||
+		r.header.Get("X-QR-Warning") != api.CodeSmallQuietZone {
+		t.Errorf("warnings %+v, X-QR-Warning %q", j.Warnings, r.header.Get("X-QR-Warning"))
 	}
 	if got := r.header.Get("X-QR-Payload"); got != "Gr%C3%BC%C3%9Fe" || r.header.Get("X-QR-Payload-Encoding") != "percent" {
 		t.Errorf("X-QR-Payload %q, encoding %q", got, r.header.Get("X-QR-Payload-Encoding"))

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/api"
 )
 
 // TestPost makes a code of every type with POST, aliases included, and reads each back; private
@@ -60,8 +62,8 @@ func TestPost(t *testing.T) {
 	}
 }
 
-// TestStyle covers the style parameters: size, colours, logo (which forces level H), corners,
-// ecc, margin, download.
+// TestStyle covers the style parameters: size, colours, logo (which spares its pad without a
+// larger symbol where it can), corners, ecc, margin, download.
 func TestStyle(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	r := ts.post(t, `{"type":"url","url":"example.com","format":"json","logo":"banana","ecc":"L","corners":"rounded","size":512,"margin":0,"color":"#000000","background":"FFFFFF","download":true}`)
@@ -69,8 +71,13 @@ func TestStyle(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	j := r.json(t)
-	if j.ECC != "H" || j.Logo != "banana" || j.Size != 512 || j.Margin != 0 || j.Color != "#000000" || j.ModulePx != 512/j.Modules {
+	// https://example.com fits version 2 at level Q (raised from L for free); the logo's pad
+	// costs that symbol no more than it can spare, so it stays.
+	if j.Version != 2 || j.ECC != "Q" || j.Logo != "banana" || j.Size != 512 || j.Margin != 0 || j.Color != "#000000" || j.ModulePx != 512/j.Modules {
 		t.Errorf("%+v", j)
+	}
+	if w := r.header.Get("X-QR-Warning"); w != api.CodeSmallQuietZone {
+		t.Errorf("X-QR-Warning %q for margin 0", w)
 	}
 	if d := r.header.Get("Content-Disposition"); d != `attachment; filename="qr-url.json"` || r.header.Get("X-QR-Logo") != "banana" {
 		t.Errorf("Content-Disposition %q, X-QR-Logo %q", d, r.header.Get("X-QR-Logo"))

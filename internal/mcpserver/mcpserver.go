@@ -154,6 +154,9 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		link := req.Extra.Header.Get(BaseURLHeader) + "/api/qr-code.png?" + r.Query(p)
 		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
 	}
+	for _, wn := range res.Warnings {
+		out.Content = append(out.Content, &mcp.TextContent{Text: "Warning " + wn.Code + " (" + wn.Field + "): " + wn.Message})
+	}
 	return out, nil
 }
 
