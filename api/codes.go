@@ -49,7 +49,7 @@ var Codes = []CodeInfo{
 	{CodeInvalidValue, http.StatusBadRequest, "A value is outside its allowed set or range (size, margin, ecc, logo, corners, format, download)."},
 	{CodeEmptyValue, http.StatusBadRequest, "data, url or text is given but empty."},
 	{CodeInvalidColor, http.StatusBadRequest, "color or background is not six hexadecimal digits, with or without #."},
-	{CodeLowContrast, http.StatusBadRequest, "The foreground is not darker than the background with a contrast ratio of at least 3:1."},
+	{CodeLowContrast, http.StatusBadRequest, "QR readers cannot reliably tell the colour from the background: it must be darker, with at most 45 % of the background's luma, 48 luma steps below it, and a contrast ratio of 3:1."},
 	{CodeUsePost, http.StatusBadRequest, "wifi, vcard, email and sms codes are made with POST."},
 	{payload.CodeMissingPayload, http.StatusBadRequest, "The request has neither data nor type."},
 	{payload.CodeInvalidType, http.StatusBadRequest, "type is not url, wifi, vcard, email, sms or text."},

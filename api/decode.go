@@ -167,10 +167,9 @@ var queryNames = []string{"type", "url", "text", "data", "color", "background", 
 // download is 0, 1, true or false. A parameter the route reads may be given once only.
 func FromQuery(rawQuery string, route Route) (Request, error) {
 	r := NewRequest()
-	q, err := url.ParseQuery(rawQuery)
+	q, err := parseQuery(rawQuery)
 	if err != nil {
-		return r, NewError(CodeInvalidQuery, "", "Percent-encode the parameter values (a ; as %3B, a % as %25).",
-			"the query string cannot be parsed")
+		return r, err
 	}
 	switch route {
 	case RouteURL:
@@ -185,16 +184,12 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 		delete(q, "format")
 	}
 	for _, name := range queryNames {
-		values, ok := q[name]
+		v, ok, err := queryValue(q, name)
+		if err != nil {
+			return r, err
+		}
 		if !ok {
 			continue
-		}
-		if len(values) > 1 {
-			return r, NewError(CodeInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, len(values))
-		}
-		v := values[0]
-		if !utf8.ValidString(v) {
-			return r, NewError(payload.CodeInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
 		}
 		switch name {
 		case "type":
@@ -238,4 +233,49 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 		r.Format = FormatSVG
 	}
 	return r, nil
+}
+
+// ColorsFromQuery reads the query string of GET /api/contrast: color and background, each at
+// most once, the defaults where absent; other parameters are ignored.
+func ColorsFromQuery(rawQuery string) (Request, error) {
+	r := NewRequest()
+	q, err := parseQuery(rawQuery)
+	if err != nil {
+		return r, err
+	}
+	for _, name := range []string{"color", "background"} {
+		v, ok, err := queryValue(q, name)
+		if err == nil && ok {
+			_, err = r.setStyle(name, v)
+		}
+		if err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// parseQuery parses a raw query string, or returns INVALID_QUERY.
+func parseQuery(rawQuery string) (url.Values, error) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, NewError(CodeInvalidQuery, "", "Percent-encode the parameter values (a ; as %3B, a % as %25).",
+			"the query string cannot be parsed")
+	}
+	return q, nil
+}
+
+// queryValue returns the value of parameter name in q, and whether it is there: an error when
+// it is given more than once or is not UTF-8.
+func queryValue(q url.Values, name string) (string, bool, error) {
+	values, ok := q[name]
+	switch {
+	case !ok:
+		return "", false, nil
+	case len(values) > 1:
+		return "", true, NewError(CodeInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, len(values))
+	case !utf8.ValidString(values[0]):
+		return "", true, NewError(payload.CodeInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
+	}
+	return values[0], true, nil
 }

@@ -49,6 +49,7 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/api/qr-code/url", "createUrlQrCode"},
 	{http.MethodGet, "/api/qr-code.png", "getQrCodePng"},
 	{http.MethodGet, "/api/qr-code.svg", "getQrCodeSvg"},
+	{http.MethodGet, "/api/contrast", "checkContrast"},
 	{http.MethodGet, "/healthz", "healthz"},
 	{http.MethodGet, "/api/qr-code/healthz", "qrCodeHealthz"},
 	{http.MethodGet, "/openapi.json", "getOpenApi"},

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/bananaqr/bananaqr/contrast"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render"
@@ -48,7 +49,6 @@ const (
 	DefaultSize   = 1024
 	MaxMargin     = render.MaxMargin
 	DefaultMargin = 4
-	MinContrast   = 3.0 // WCAG 2 contrast ratio the colours need
 )
 
 // NewRequest returns a request with the defaults: SVG, 1024 pixels, a quiet zone of 4 modules,
@@ -91,39 +91,38 @@ func (r *Request) Warnings() []Warning {
 	return nil
 }
 
-// Check checks what no single field shows: that the colours contrast enough.
+// ContrastOf returns the verdict of package contrast on the request's colours, as GET
+// /api/contrast answers it.
+func (r *Request) ContrastOf() Contrast {
+	v := contrast.Judge(r.Color, r.Background)
+	round := func(x float64, unit float64) float64 { return math.Round(x/unit) * unit }
+	out := Contrast{Readable: v.Readable, Color: render.FormatColor(r.Color), Background: render.FormatColor(r.Background),
+		ColorLuma: round(v.ColorLuma, 0.1), BackgroundLuma: round(v.BackgroundLuma, 0.1), WCAG: round(v.WCAG, 0.01),
+		Message:    "QR readers can tell these colours apart.",
+		Suggestion: ColorPair{render.FormatColor(v.Color), render.FormatColor(v.Background)},
+		Rule:       ContrastRule{contrast.MaxLumaRatio, contrast.MinLumaDifference, contrast.MinWCAG}}
+	if !v.Readable {
+		out.Message = "Hard for QR readers to read: " + v.Problem + "."
+	}
+	return out
+}
+
+// Check checks what no single field shows: that readers can tell the colours apart (package
+// contrast), else LOW_CONTRAST with a nearby pair that they can.
 func (r *Request) Check() error {
-	fg, bg := luminance(r.Color), luminance(r.Background)
-	ratio := contrast(fg, bg)
-	if fg >= bg || ratio < MinContrast {
-		return NewError(CodeLowContrast, "color",
-			fmt.Sprintf("The contrast ratio of color %s on background %s is %.2f:1; make the foreground darker than the background with at least %.0f:1.",
-				render.FormatColor(r.Color), render.FormatColor(r.Background), ratio, MinContrast),
-			"color %s on background %s is too faint for many readers", render.FormatColor(r.Color), render.FormatColor(r.Background))
+	v := contrast.Judge(r.Color, r.Background)
+	if v.Readable {
+		return nil
 	}
-	return nil
-}
-
-// Contrast returns the WCAG 2 contrast ratio of two colours, 1 to 21.
-func Contrast(a, b color.RGBA) float64 {
-	return contrast(luminance(a), luminance(b))
-}
-
-// contrast returns the WCAG 2 contrast ratio of two relative luminances.
-func contrast(la, lb float64) float64 {
-	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-}
-
-// luminance returns the relative luminance of c (WCAG 2: sRGB components made linear).
-func luminance(c color.RGBA) float64 {
-	lin := func(v uint8) float64 {
-		s := float64(v) / 255
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
+	fg, bg := render.FormatColor(r.Color), render.FormatColor(r.Background)
+	hint := "Use a darker color, such as " + render.FormatColor(v.Color) + "."
+	switch {
+	case v.Color != r.Color && v.Background != r.Background:
+		hint = "Use a darker color on a lighter background, such as " + render.FormatColor(v.Color) + " on " + render.FormatColor(v.Background) + "."
+	case v.Background != r.Background:
+		hint = "Use a lighter background, such as " + render.FormatColor(v.Background) + "."
 	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+	return NewError(CodeLowContrast, "color", hint, "color %s on background %s is hard for QR readers to read: %s", fg, bg, v.Problem)
 }
 
 // The enumerations of the request, as the spec writes them (case-sensitive).

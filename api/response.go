@@ -48,3 +48,31 @@ type ErrorBody struct {
 type Health struct {
 	OK bool `json:"ok"`
 }
+
+// Contrast is the answer of GET /api/contrast: whether QR readers can tell the colours apart,
+// by the rule every code is held to (package contrast), with the figures behind it.
+type Contrast struct {
+	Readable       bool    `json:"readable"`
+	Color          string  `json:"color"`           // #RRGGBB, upper case
+	Background     string  `json:"background"`      // #RRGGBB, upper case
+	ColorLuma      float64 `json:"color_luma"`      // BT.601 luma, 0 to 255, one decimal
+	BackgroundLuma float64 `json:"background_luma"` // BT.601 luma, 0 to 255, one decimal
+	WCAG           float64 `json:"wcag_ratio"`      // WCAG 2 contrast ratio, two decimals
+	Message        string  `json:"message"`         // the verdict in words
+	// Suggestion is a nearby pair that readers can read: the pair itself when it is readable.
+	Suggestion ColorPair    `json:"suggestion"`
+	Rule       ContrastRule `json:"rule"`
+}
+
+// ColorPair is a colour and a background, each #RRGGBB.
+type ColorPair struct {
+	Color      string `json:"color"`
+	Background string `json:"background"`
+}
+
+// ContrastRule is the bounds of the colour rule (package contrast).
+type ContrastRule struct {
+	MaxLumaRatio      float64 `json:"max_luma_ratio"`      // the colour's luma at most this share of the background's
+	MinLumaDifference float64 `json:"min_luma_difference"` // the lumas at least this far apart
+	MinWCAG           float64 `json:"min_wcag_ratio"`      // the WCAG 2 contrast ratio at least this
+}

@@ -14,7 +14,7 @@ import (
 // rtPixel is the reference drawing of an 8-bit image (rounded corners, the mark), one pixel at a time and written apart from
 // the rasteriser: the palette entry of pixel (x, y) of symbol s laid out by l with options o.
 // A dark module's corner is rounded when both its neighbours along the corner's edges are light:
-// the pixel's coverage by a quarter disc of radius k/2 at the corner, sampled 4×4 and rounded to
+// the pixel's coverage by a quarter disc of radius k/4 at the corner, sampled 4×4 and rounded to
 // quarters. The mark's levels come from bananaRaster.
 func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	k := l.module
@@ -38,7 +38,7 @@ func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 		return paletteForeground
 	}
 	lx, ly := x-l.origin-mx*k, y-l.origin-my*k
-	r := float64(k) / 2
+	r := float64(k) / 4 // a quarter module
 	for _, d := range [4][2]int{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
 		if dark(mx+d[0], my) || dark(mx, my+d[1]) {
 			continue

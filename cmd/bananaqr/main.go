@@ -121,6 +121,11 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.Background, err = render.ParseColor(*bg); err != nil {
 		return usageError("-background: %v", err)
 	}
+	// The service's colour rule (package contrast), with its message and hint.
+	colours := api.Request{Color: o.Foreground, Background: o.Background}
+	if err := colours.Check(); err != nil {
+		return usageError("%s", apiMessage(api.ErrorOf(err)))
+	}
 	switch *corners {
 	case "square":
 	case "rounded":

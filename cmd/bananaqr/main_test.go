@@ -81,6 +81,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"frobnicate"}, "", 2, `unknown command "frobnicate"`},
 		{[]string{"encode", "--ecc", "X", "hi"}, "", 2, "unknown error correction level"},
 		{[]string{"encode", "--margin", "17", "hi"}, "", 2, "-margin 17"},
+		// The service's colour rule, offline too: WCAG 3.04:1, but zxing-cpp cannot read it.
+		{[]string{"encode", "--color", "E0701A", "--background", "FFF8E1", "-o", "x.png", "hi"}, "", 2, "LOW_CONTRAST)\nUse a darker color, such as #B75C15."},
 		{[]string{"encode", "--bogus"}, "", 2, "flag provided but not defined"},
 		{[]string{"encode"}, strings.Repeat("a", 3000), 1, "at most 2331 bytes fit"},
 		{[]string{"encode", "\xff"}, "", 1, "not valid UTF-8"},

@@ -91,6 +91,7 @@ func New(cfg Config) *Server {
 		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},
 		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
 		"/api/qr-code.svg":             {http.MethodGet: get(api.RouteSVG)},
+		"/api/contrast":                {http.MethodGet: s.contrast},
 		"/healthz":                     {http.MethodGet: s.health},
 		"/readyz":                      {http.MethodGet: s.ready},
 		"/api/qr-code/healthz":         {http.MethodGet: s.health},
@@ -162,6 +163,19 @@ func allowed(methods map[string]http.HandlerFunc) string {
 }
 
 // health answers the liveness checks (spec 4.6).
+// contrast answers GET /api/contrast: whether readers can tell color from background, by the
+// rule every code is held to. It makes no code, so it is not rate-limited; its answer depends
+// on the query alone and may be cached.
+func (s *Server) contrast(w http.ResponseWriter, r *http.Request) {
+	req, err := api.ColorsFromQuery(r.URL.RawQuery)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	writeJSON(w, http.StatusOK, req.ContrastOf())
+}
+
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, api.Health{OK: true})

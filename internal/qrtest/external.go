@@ -19,6 +19,9 @@ import (
 //go:embed zxing_decode.py
 var zxingScript string
 
+//go:embed wechat_decode.py
+var wechatScript string
+
 // python is the interpreter that has Debian's zxingcpp module.
 const python = "/usr/bin/python3"
 
@@ -30,6 +33,14 @@ func NeedTools(t testing.TB, names ...string) {
 		if _, err := exec.LookPath(name); err != nil {
 			missing(t, name)
 		}
+	}
+}
+
+// NeedWeChat is NeedTools for OpenCV's Python module with the WeChat detector.
+func NeedWeChat(t testing.TB) {
+	t.Helper()
+	if err := exec.Command(python, "-c", "import cv2; cv2.wechat_qrcode_WeChatQRCode()").Run(); err != nil {
+		missing(t, "python3-opencv (with cv2.wechat_qrcode)")
 	}
 }
 
@@ -86,9 +97,22 @@ func Zbarimg(t testing.TB, files []string) map[string]string {
 // and why.
 func ZXingCPP(t testing.TB, files []string) map[string]string {
 	t.Helper()
-	out, err := exec.Command(python, append([]string{"-c", zxingScript}, files...)...).Output()
+	return pythonDecoder(t, "zxing-cpp", zxingScript, files)
+}
+
+// WeChat decodes image files with OpenCV's WeChat detector and returns the text found in each,
+// or "error: " and why.
+func WeChat(t testing.TB, files []string) map[string]string {
+	t.Helper()
+	return pythonDecoder(t, "WeChat", wechatScript, files)
+}
+
+// pythonDecoder runs a decoder script over files: it prints a JSON line per file.
+func pythonDecoder(t testing.TB, name, script string, files []string) map[string]string {
+	t.Helper()
+	out, err := exec.Command(python, append([]string{"-c", script}, files...)...).Output()
 	if err != nil {
-		t.Fatalf("zxing-cpp: %v", err)
+		t.Fatalf("%s: %v", name, err)
 	}
 	got := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
