@@ -326,26 +326,38 @@ try {
     }
   }
 
-  await check('style: banana on forces error correction H (disabled); a low-contrast colour shows the API\'s hint beside the colour', async () => {
+  await check('style: the banana keeps the symbol and the chosen level; a low-contrast colour shows the API\'s hint and the live readout a readable colour; a small quiet zone warns', async () => {
     await chooseType(page, 'url');
-    await page.locator('label.switch').click();
     await waitReady(page, 'url');
-    assert.ok(await page.isChecked('input[name="ecc"][value="H"]'));
-    assert.ok(await page.isDisabled('input[name="ecc"][value="M"]'));
-    assert.equal(await page.textContent('#meta-ecc .value'), 'H');
-    assert.match(await page.inputValue('#share-image-url'), /logo=banana/);
+    const plainVersion = await page.textContent('#meta-version .value');
     await page.locator('label.switch').click();
+    await page.waitForFunction(() => /logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });
     await waitReady(page, 'url');
-    assert.ok(await page.isChecked('input[name="ecc"][value="M"]'));
+    assert.ok(await page.isChecked('input[name="ecc"][value="M"]'), 'the level chosen stays chosen');
+    assert.ok(!(await page.isDisabled('input[name="ecc"][value="M"]')));
+    assert.equal(await page.textContent('#meta-version .value'), plainVersion, 'the banana costs this code no larger symbol');
+    await page.locator('label.switch').click();
+    await page.waitForFunction(() => !/logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });
+    await waitReady(page, 'url');
     await page.fill('#style-color', '#DDDDDD');
     await page.waitForSelector('#style-color[aria-invalid="true"]', { timeout: 10000 });
     const described = await page.evaluate(() => document.getElementById('style-color').getAttribute('aria-describedby')
       .split(/\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' '));
-    assert.match(described, /contrast ratio/i);
+    assert.match(described, /hard for QR readers/i);
+    assert.match(described, /darker color, such as #[0-9A-F]{6}/);
+    await page.waitForFunction(() => /try the colour #[0-9A-F]{6}/.test(document.getElementById('contrast').textContent), null, { timeout: 10000 });
+    assert.ok(await page.$eval('#contrast', (el) => el.classList.contains('bad')));
     assert.equal(await page.inputValue('#style-color-picker'), '#dddddd', 'the picker follows the hex field');
     await page.click('.preset[data-color="7B260F"][data-background="FFFFFF"]');
     await waitReady(page, 'url');
     assert.equal(await page.getAttribute('#style-color', 'aria-invalid'), null);
+    await page.waitForFunction(() => /scanners can read these colours/.test(document.getElementById('contrast').textContent), null, { timeout: 10000 });
+    await page.fill('#style-margin', '2');
+    await page.waitForFunction(() => /quiet zone of 2 modules/i.test(document.getElementById('warnings').textContent), null, { timeout: 10000 });
+    assert.match(await page.textContent('#style-margin-help'), /Below the 4 modules/);
+    await page.fill('#style-margin', '4');
+    await page.waitForFunction(() => document.getElementById('warnings').hidden, null, { timeout: 10000 });
+    assert.doesNotMatch(await page.textContent('#style-margin-help'), /Below/);
     await page.fill('#style-size', '5000');
     await page.waitForSelector('#style-size[aria-invalid="true"]', { timeout: 10000 });
     assert.match(await page.textContent('#style-size-error'), /128 to 2048/);

@@ -42,7 +42,7 @@
     imageURL: null, // the blob: URL of the preview
     cooldownUntil: 0,
     cooldownTimer: 0,
-    eccChoice: 'M', // the level chosen before the banana forced H
+    contrastController: null, // the GET /api/contrast in flight
     cache: new Map(), // request → JSON response, the last few, so that going back costs no request
   };
 
@@ -86,7 +86,7 @@
     body.corners = form.elements.namedItem('corners').value || 'square';
     const banana = $('style-logo').checked;
     body.logo = banana ? 'banana' : 'none';
-    if (!banana) body.ecc = form.elements.namedItem('ecc').value || 'M';
+    body.ecc = form.elements.namedItem('ecc').value || 'M';
     body.margin = Number($('style-margin').value);
     return { type, body, missing, invalid };
   }
@@ -232,8 +232,7 @@
     $('meta-type').textContent = info.label;
     setMeta('meta-version', String(data.version), `${data.modules} × ${data.modules} modules`);
     let eccNote = `recovers about ${{ L: 7, M: 15, Q: 25, H: 30 }[data.ecc]}%`;
-    if (data.logo === 'banana') eccNote = 'the banana needs it';
-    else if (body.ecc && body.ecc !== data.ecc) eccNote = `raised from ${body.ecc} at no cost`;
+    if (body.ecc && body.ecc !== data.ecc) eccNote = `raised from ${body.ecc}${data.logo === 'banana' ? ' for the banana' : ' at no cost'}`;
     setMeta('meta-ecc', data.ecc, eccNote);
     setMeta('meta-size', `${data.size} × ${data.size} px`, `${data.module_px} px a module, quiet zone ${data.margin}`);
     const payloadRow = $('meta-payload-row');
@@ -552,17 +551,9 @@
     showContrast();
   }
 
-  function luminance(hex) {
-    const lin = (v) => {
-      const s = v / 255;
-      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    };
-    const n = parseInt(hex, 16);
-    return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
-  }
-
-  // showContrast tells the WCAG contrast of the colours, which the service wants at 3:1 or
-  // more with the colour darker than the background.
+  // showContrast tells whether scanners can read the colours, as the service judges them: it
+  // asks GET /api/contrast (the one colour rule, which every code is held to; not
+  // rate-limited), dropping the answer to an earlier pair.
   function showContrast() {
     const fg = HEX.exec($('style-color').value.trim());
     const bg = HEX.exec($('style-background').value.trim());
@@ -570,21 +561,30 @@
     for (const p of document.querySelectorAll('.preset')) {
       p.setAttribute('aria-pressed', String(!!(fg && bg && p.dataset.color === fg[1].toUpperCase() && p.dataset.background === bg[1].toUpperCase())));
     }
+    if (state.contrastController) state.contrastController.abort();
+    state.contrastController = null;
     if (!fg || !bg) {
       el.textContent = 'Colours are six hexadecimal digits, such as #7B260F.';
       el.classList.remove('bad');
       return;
     }
-    const lf = luminance(fg[1]);
-    const lb = luminance(bg[1]);
-    const ratio = (Math.max(lf, lb) + 0.05) / (Math.min(lf, lb) + 0.05);
-    const good = lf < lb && ratio >= 3;
-    el.textContent = good
-      ? `Contrast ${ratio.toFixed(1)}:1, good for scanners (3:1 or more, colour darker than the background).`
-      : lf >= lb
-        ? `The colour must be darker than the background: many scanners cannot read light on dark.`
-        : `Contrast ${ratio.toFixed(1)}:1 is too faint: scanners need 3:1 or more.`;
-    el.classList.toggle('bad', !good);
+    const controller = new AbortController();
+    state.contrastController = controller;
+    fetch(`/api/contrast?color=${fg[1]}&background=${bg[1]}`, { signal: controller.signal })
+      .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
+      .then((c) => {
+        if (state.contrastController !== controller) return;
+        const suggestion = c.suggestion.color !== c.color ? `try the colour ${c.suggestion.color}` : `try the background ${c.suggestion.background}`;
+        el.textContent = c.readable
+          ? `Contrast ${c.wcag_ratio.toFixed(1)}:1 and luma ${Math.round(c.color_luma)} on ${Math.round(c.background_luma)}: scanners can read these colours.`
+          : `${c.message} For example, ${suggestion}.`;
+        el.classList.toggle('bad', !c.readable);
+      })
+      .catch((err) => {
+        if (err.name === 'AbortError') return;
+        el.textContent = 'Scanners need the colour clearly darker than the background.';
+        el.classList.remove('bad');
+      });
   }
 
   function setSecurity() {
@@ -600,28 +600,15 @@
         : 'WPA: 8 to 63 characters. It goes into the code only: never into a link, a log or storage.';
   }
 
-  function setBanana() {
-    const banana = $('style-logo').checked;
-    const radios = [...form.querySelectorAll('input[name="ecc"]')];
-    if (banana) {
-      state.eccChoice = form.elements.namedItem('ecc').value || state.eccChoice;
-      for (const r of radios) {
-        r.checked = r.value === 'H';
-        r.disabled = true;
-      }
-      $('style-ecc-help').textContent = 'H while the banana is on: it covers part of the code, which H recovers.';
-    } else {
-      for (const r of radios) {
-        r.disabled = false;
-        r.checked = r.value === state.eccChoice;
-      }
-      $('style-ecc-help').textContent = 'How much of the code may be dirty or covered and still scan. Higher needs more modules.';
-    }
-  }
-
   function setMarginOutput() {
     const m = $('style-margin').value;
     $('style-margin-out').textContent = `${m} module${m === '1' ? '' : 's'}`;
+    const help = $('style-margin-help');
+    const small = Number(m) < 4;
+    help.textContent = small
+      ? `Below the 4 modules scanners want: many fail unless the code sits on a wide plain area.`
+      : 'The empty border around the code. Scanners want 4; less only when the background around it is plain.';
+    help.classList.toggle('warn', small);
   }
 
   function countText() {
@@ -640,8 +627,7 @@
     $('style-size-range').value = DEFAULT_STYLE.size;
     for (const r of form.querySelectorAll('input[name="corners"]')) r.checked = r.value === DEFAULT_STYLE.corners;
     $('style-logo').checked = DEFAULT_STYLE.logo;
-    state.eccChoice = DEFAULT_STYLE.ecc;
-    setBanana();
+    for (const r of form.querySelectorAll('input[name="ecc"]')) r.checked = r.value === DEFAULT_STYLE.ecc;
     $('style-margin').value = DEFAULT_STYLE.margin;
     setMarginOutput();
     schedule(0);
@@ -668,13 +654,11 @@
         if (t.value !== '') $('style-size-range').value = t.value;
         break;
       case 'style-margin': setMarginOutput(); break;
-      case 'style-logo': setBanana(); break;
       case 'text-text': countText(); break;
       default: break;
     }
     if (t.name === 'type') showPanel(t.value);
     if (t.name === 'security') setSecurity();
-    if (t.name === 'ecc') state.eccChoice = t.value;
     // Discrete choices answer at once; typing and dragging wait for a pause.
     schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : DEBOUNCE_MS);
   });
@@ -717,7 +701,6 @@
   // Start from what the form holds (a reload keeps typed values in some browsers).
   showPanel(currentType());
   setSecurity();
-  setBanana();
   setMarginOutput();
   countText();
   syncColor('color', 'text');

@@ -87,7 +87,7 @@ func toolDescription(limit int) string {
 // toolDescriptionText is the description of generate_qr, less the rate limit.
 const toolDescriptionText = `Makes a QR code and returns it as a PNG image. Choose type and give its fields:
 url (url: the address; https:// is added when it has no scheme), text (text), wifi (ssid, and password unless security is nopass; security WPA covers WPA2 and WPA3), vcard (name; organization, jobTitle, phone, email, website optional), email (to; subject and message optional), sms (phone; message optional).
-Style fields are optional: color and background (RRGGBB; the colour must be darker than the background), logo (banana needs and gets error correction H), corners, size in pixels, ecc, margin in modules.
+Style fields are optional: color and background (RRGGBB; the colour must be clearly darker than the background, or the call fails with LOW_CONTRAST and a readable colour in its hint), logo (banana puts the service's mark in the centre), corners, size in pixels, ecc, margin in modules (below 4 gives a warning).
 Up to 2,048 characters of payload. Wi-Fi, contact, e-mail and SMS payloads are private: they are not repeated in the answer.`
 
 // tool serves generate_qr calls.

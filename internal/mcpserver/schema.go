@@ -33,13 +33,13 @@ type Input struct {
 	Subject string `json:"subject,omitempty" jsonschema:"type email: the subject, one line."`
 	Message string `json:"message,omitempty" jsonschema:"type email: the body. type sms: the text."`
 
-	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be darker than background with a contrast of at least 3:1."`
+	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be clearly darker than background (its BT.601 luma at most 45% of the background's, 48 steps below it, and a contrast of 3:1), or the call fails with LOW_CONTRAST naming a readable colour."`
 	Background string `json:"background,omitempty" jsonschema:"The light modules' colour, RRGGBB with or without #."`
-	Logo       string `json:"logo,omitempty" jsonschema:"banana puts the service's banana mark in the centre (error correction H is then used); none for no mark."`
+	Logo       string `json:"logo,omitempty" jsonschema:"banana puts the service's banana mark in the centre (error correction is raised only as far as its pad needs); none for no mark."`
 	Corners    string `json:"corners,omitempty" jsonschema:"square or rounded outer corners of the dark shapes."`
 	Size       int    `json:"size,omitempty" jsonschema:"The image's width and height in pixels."`
 	ECC        string `json:"ecc,omitempty" jsonschema:"Least error correction level: L (7%), M (15%), Q (25%) or H (30%); raised for free when the code keeps its size."`
-	Margin     *int   `json:"margin,omitempty" jsonschema:"The quiet zone around the code, in modules."`
+	Margin     *int   `json:"margin,omitempty" jsonschema:"The quiet zone around the code, in modules; below 4 many readers fail and the answer carries a SMALL_QUIET_ZONE warning."`
 }
 
 // inputSchema returns the input schema of generate_qr: Input's, with the enumerations, ranges,
