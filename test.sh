@@ -43,6 +43,15 @@ step "race detector: concurrent encodes share plans and pooled memory; the serve
 go test -count=1 -race -run 'Concurrent' ./qr
 go test -count=1 -race ./internal/... ./cmd/... ./client/... # their only run
 
+step "scan benchmark: the quick subset (bananaqr's styles read as rendered by zxing-cpp, zbar and WeChat, and after a simulated camera)"
+if /usr/bin/python3 -c 'import cv2, zxingcpp, pyzbar, numpy, PIL, segno' 2>/dev/null && command -v qrencode >/dev/null; then
+	bash bench/scan/run.sh --quick --check
+elif [ -n "${CI:-}" ]; then
+	echo "FAIL: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode" >&2; exit 1
+else
+	echo "SKIPPED: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode"
+fi
+
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
 

@@ -78,7 +78,7 @@ func (e *encoder) coverAllows(p *plan, l Level, c square) (allowed uint8) {
 	blocks := int(eccBlocks[l.rank()][p.version])
 	total := totalCodewords(p.version)
 	for m := range 8 {
-		e.damage = resizeInts(e.damage, blocks)
+		e.damage = resize(e.damage, blocks)
 		lastWord, worst := -1, 0
 		for _, i := range e.covered {
 			k := int(i) / 8
@@ -97,14 +97,4 @@ func (e *encoder) coverAllows(p *plan, l Level, c square) (allowed uint8) {
 		}
 	}
 	return allowed
-}
-
-// resizeInts returns a zeroed slice of n ints, reusing s when it is large enough.
-func resizeInts(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }

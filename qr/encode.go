@@ -45,10 +45,12 @@ var ErrInvalidUTF8 = errors.New("qr: text is not valid UTF-8")
 // maxTextLen is the longest text that could fit any symbol: 7089 digits at version 40-L.
 const maxTextLen = 7089
 
-// Encode returns the smallest QR Code symbol that holds text at opts.Level (ISO/IEC 18004:2015):
-// text is split into the shortest mix of numeric, alphanumeric and byte segments; when it is
-// not pure ASCII, an ECI designator declares it UTF-8. It returns a *TooLongError when the text
-// does not fit version 40, and ErrInvalidUTF8 when text is not UTF-8.
+// Encode returns the smallest QR Code symbol that holds text at opts.Level (ISO/IEC 18004:2015),
+// and with opts.Cover the smallest that can also spare the covered modules: text is split into
+// the shortest mix of numeric, alphanumeric and byte segments; when it is not pure ASCII, an ECI
+// designator declares it UTF-8. It returns a *TooLongError when the text does not fit version
+// 40, ErrCoverTooCostly when it fits but no symbol can spare the cover, and ErrInvalidUTF8 when
+// text is not UTF-8.
 func Encode(text string, opts Options) (*Symbol, error) {
 	if !opts.Level.valid() {
 		return nil, fmt.Errorf("qr: invalid error correction level %d", uint8(opts.Level))
@@ -225,10 +227,10 @@ func (e *encoder) symbol(v int, l Level, mask int, c square) *Symbol {
 	return s
 }
 
-// resize returns a zeroed slice of n words, reusing s when it is large enough.
-func resize(s []uint64, n int) []uint64 {
+// resize returns a zeroed slice of n elements, reusing s when it is large enough.
+func resize[T uint64 | int](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]uint64, n)
+		return make([]T, n)
 	}
 	s = s[:n]
 	clear(s)

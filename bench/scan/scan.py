@@ -237,6 +237,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--styles", help="comma-separated styles (default: all)")
     ap.add_argument("--json", help="write every read to this file")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless every bananaqr code is read as rendered by all three decoders")
     args = ap.parse_args()
     payloads = QUICK_PAYLOADS if args.quick else list(PAYLOADS)
     reps = 1 if args.quick else args.reps
@@ -263,6 +265,13 @@ def main():
         with open(args.json, "w") as f:
             json.dump([{"payload": p, "style": s, "severity": sev, "rep": rep, "read": ok}
                        for p, s, sev, rep, ok in results], f)
+    if args.check:
+        unread = [f"{p}/{s}: {', '.join(d for d in DECODERS if not ok[d])}"
+                  for p, s, sev, rep, ok in results if sev == "as rendered" and s in styles and not all(ok.values())]
+        if unread or refused:
+            print("FAIL: bananaqr codes not read as rendered by every decoder, or not made: " + "; ".join(unread + [f"{p}/{s}: {e}" for p, s, e in refused]))
+            sys.exit(1)
+        print("every bananaqr code was read as rendered by zxing-cpp, zbar and WeChat")
 
 
 def report(results, styles, refused, codes, payloads):
