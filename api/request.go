@@ -95,9 +95,9 @@ func (r *Request) Warnings() []Warning {
 // /api/contrast answers it.
 func (r *Request) ContrastOf() Contrast {
 	v := contrast.Judge(r.Color, r.Background)
-	round := func(x float64, unit float64) float64 { return math.Round(x/unit) * unit }
+	round := func(x, per float64) float64 { return math.Round(x*per) / per } // to 1/per
 	out := Contrast{Readable: v.Readable, Color: render.FormatColor(r.Color), Background: render.FormatColor(r.Background),
-		ColorLuma: round(v.ColorLuma, 0.1), BackgroundLuma: round(v.BackgroundLuma, 0.1), WCAG: round(v.WCAG, 0.01),
+		ColorLuma: round(v.ColorLuma, 10), BackgroundLuma: round(v.BackgroundLuma, 10), WCAG: round(v.WCAG, 100),
 		Message:    "QR readers can tell these colours apart.",
 		Suggestion: ColorPair{render.FormatColor(v.Color), render.FormatColor(v.Background)},
 		Rule:       ContrastRule{contrast.MaxLumaRatio, contrast.MinLumaDifference, contrast.MinWCAG}}

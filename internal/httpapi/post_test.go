@@ -114,3 +114,17 @@ func TestStyle(t *testing.T) {
 		t.Error("rounded SVG without a path")
 	}
 }
+
+// TestLogoTooCostly: a payload that fits only at level L, where no symbol can spare the logo's
+// pad, is 422 NOT_ENCODABLE naming the logo; without the logo it is made.
+func TestLogoTooCostly(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	text := strings.Repeat("ü", 1200) // 2,400 bytes: more than version 40-M holds
+	r := ts.post(t, `{"text":"`+text+`","ecc":"L","logo":"banana","format":"png"}`)
+	if e := r.wantError(t, http.StatusUnprocessableEntity, api.CodeNotEncodable); !strings.Contains(e.Hint, "logo=none") {
+		t.Errorf("hint %q", e.Hint)
+	}
+	if r := ts.post(t, `{"text":"`+text+`","ecc":"L","format":"png"}`); r.status != http.StatusOK {
+		t.Errorf("without the logo: %d %s", r.status, r.body)
+	}
+}
