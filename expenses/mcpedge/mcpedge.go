@@ -5,6 +5,8 @@
 // Each tool's input and output schemas are inferred from the service's input and output
 // structs (mcp.AddTool's In and Out), with two adjustments: amounts (json.Number in the
 // service) are declared as JSON numbers, as spec 4.8 says, and properties carry descriptions.
+// After the SDK has checked a call's arguments against the schema, they are decoded again from
+// the JSON text as sent (exactArgs), since the SDK reads numbers as float64 on the way.
 //
 // Authentication: every tools/call needs "Authorization: Bearer <token>" (a token from
 // "bananaqr expenses token"). The header reaches the tools through the SDK's request extra
@@ -209,8 +211,12 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 	}
 	ann.Title = title
 	mcp.AddTool(s, &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: in, OutputSchema: out, Annotations: ann},
-		func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, any, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, _ In) (*mcp.CallToolResult, any, error) {
 			c, err := e.caller(ctx, req)
+			if err != nil {
+				return e.toolError(name, err), nil, nil
+			}
+			args, err := exactArgs[In](req)
 			if err != nil {
 				return e.toolError(name, err), nil, nil
 			}
@@ -220,6 +226,22 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 			}
 			return nil, res, nil
 		})
+}
+
+// exactArgs decodes the call's arguments again from the JSON text the client sent. The SDK
+// validates arguments through a map[string]any, so the In it passes has seen every number as
+// a float64: 12.3400000000000001 arrives as 12.34. Decoding the raw text hands json.Number
+// fields (amounts) the digits as written, so that more decimals than a currency allows are
+// refused instead of rounded. The SDK has already checked the arguments against the schema.
+func exactArgs[In any](req *mcp.CallToolRequest) (In, error) {
+	var in In
+	if req.Params == nil || len(req.Params.Arguments) == 0 {
+		return in, nil
+	}
+	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+		return in, &service.Error{Code: service.CodeInvalidInput, Message: "invalid arguments: " + err.Error()}
+	}
+	return in, nil
 }
 
 // edge holds what the tools share.
