@@ -18,7 +18,14 @@ import (
 // from its first log line.
 func startProcess(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...)...)
+	_, addr := startCommand(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...)...))
+	return addr
+}
+
+// startCommand starts cmd, a `serve` with --log-format json, and returns it and its address,
+// read from its first log line.
+func startCommand(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, string) {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -35,11 +42,11 @@ func startProcess(t *testing.T, bin string, args ...string) string {
 				for lines.Scan() { // keep draining the log
 				}
 			}()
-			return entry.Addr
+			return cmd, entry.Addr
 		}
 	}
 	t.Fatal("the server did not say where it listens")
-	return ""
+	return nil, ""
 }
 
 // TestReplicaProcesses runs two bananaqr processes on one Redis (BANANAQR_TEST_REDIS_URL): a

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/connlimit"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -28,7 +29,9 @@ type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
 	redisURL, metricsAddr                    string
 	rateLimit, maxActive, maxQueue           int
+	maxConns, maxConnsPerClient, ipv6Prefix  int
 	shutdownTimeout, readHeaderTimeout       time.Duration
+	idleTimeout                              time.Duration
 	mcpAllowAnyHost                          bool
 }
 
@@ -47,6 +50,10 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 5*time.Second, "how long a client may take to send a request's headers (slow clients are cut off)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", 30*time.Second, "how long a kept-alive connection may wait for its next request")
+	fs.IntVar(&c.maxConns, "max-conns", 0, "connections open at once, in `all`; more are closed as soon as they are accepted (0: the process's open-file limit less a reserve of 256, at most 16384)")
+	fs.IntVar(&c.maxConnsPerClient, "max-conns-per-client", 256, "connections open at once from one client (an IPv4 address or an IPv6 prefix, see --ipv6-prefix; trusted proxies are bounded by --max-conns only); 0 for no bound")
+	fs.IntVar(&c.ipv6Prefix, "ipv6-prefix", 64, "the IPv6 prefix `length` that counts as one client for --max-conns-per-client and the rate limit (an IPv6 host usually owns a /64)")
 	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
@@ -165,22 +172,33 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	case c.rateLimit > 0:
 		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
 	}
+	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
+		return fail("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
+	}
+	if c.maxConns < 0 || c.maxConnsPerClient < 0 {
+		return fail("--max-conns and --max-conns-per-client: want 0 or more")
+	}
+	if c.maxConns == 0 {
+		c.maxConns = defaultMaxConns()
+	}
 	service := httpapi.New(cfg)
 	srv := &http.Server{
 		Handler:           service.Handler(),
 		ReadHeaderTimeout: c.readHeaderTimeout,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       c.idleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
 	}
 	// Both listeners are open before either is served, so that a busy port fails the start
 	// before anything is announced or answered.
-	ln, err := net.Listen("tcp", c.addr)
+	tcp, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fail("%v", err)
 	}
+	ln := connlimit.Wrap(tcp, connlimit.Config{Total: c.maxConns, PerClient: c.maxConnsPerClient,
+		IPv6Prefix: c.ipv6Prefix, Exempt: proxies})
 	var metricsSrv *http.Server
 	var mln net.Listener
 	if c.metricsAddr != "" {
@@ -193,7 +211,8 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		defer metricsSrv.Close()
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "")
+	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "",
+		"max_conns", c.maxConns, "max_conns_per_client", c.maxConnsPerClient)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -216,6 +235,21 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("shutdown: %v", err)
 	}
 	return 0
+}
+
+// connReserve is how many file descriptors --max-conns leaves free by default for everything
+// else the process opens: the listeners, Redis, log files, and the accept that must succeed in
+// order to close a connection over the bound.
+const connReserve = 256
+
+// defaultMaxConns returns --max-conns' default: the open-file limit less connReserve, at most
+// 16384 and at least 64.
+func defaultMaxConns() int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
+		return 16384
+	}
+	return min(16384, max(64, int(lim.Cur)-connReserve))
 }
 
 // bufferedLog holds log lines and writes them out every interval, or when 64 KiB have
