@@ -149,6 +149,10 @@ func expensesUserAdd(args []string, getenv func(string) string, stdout, stderr i
 		return code
 	}
 	defer st.Close()
+	if err := service.CheckText("name", pos[0], service.MaxNameLength); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)
+		return 2
+	}
 	u, err := st.CreateUser(context.Background(), pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", f.Name(), err)

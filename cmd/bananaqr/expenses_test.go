@@ -43,6 +43,11 @@ func TestExpensesUsersAndTokens(t *testing.T) {
 	if _, _, code := runExpenses(t, "user", "add", "--db", db); code != 2 {
 		t.Fatalf("user add without name: exit %d", code)
 	}
+	for _, bad := range []string{"Ca\x00rl", strings.Repeat("x", 101)} {
+		if _, errOut, code := runExpenses(t, "user", "add", bad, "--db", db); code != 2 || !strings.Contains(errOut, "name") {
+			t.Fatalf("user add %.20q: exit %d %q", bad, code, errOut)
+		}
+	}
 	if _, _, code := runExpenses(t, "frobnicate"); code != 2 {
 		t.Fatalf("unknown command: exit %d", code)
 	}

@@ -202,6 +202,9 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 		}
 		ps.Description = d
 	}
+	for p, ps := range in.Properties {
+		declareTextLimit(p, ps)
+	}
 	if lim, ok := in.Properties["limit"]; ok {
 		lim.Minimum = jsonschema.Ptr(1.0)
 	}
@@ -226,6 +229,23 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 			}
 			return nil, res, nil
 		})
+}
+
+// declareTextLimit puts service.TextLimits into the schema of parameter p: the longest
+// string, list element (members) or key (splits) it accepts.
+func declareTextLimit(p string, ps *jsonschema.Schema) {
+	lim, ok := service.TextLimits[p]
+	if !ok {
+		return
+	}
+	switch {
+	case ps.Type == "string":
+		ps.MaxLength = &lim
+	case ps.Type == "array" && ps.Items != nil:
+		ps.Items.MaxLength = &lim
+	case ps.Type == "object":
+		ps.PropertyNames = &jsonschema.Schema{Type: "string", MaxLength: &lim}
+	}
 }
 
 // exactArgs decodes the call's arguments again from the JSON text the client sent. The SDK

@@ -110,6 +110,9 @@ type Payment struct {
 
 // AddPayment is add_payment: from (default "me") paid to. One of them must be the caller.
 func (s *Service) AddPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	if err := checkInput(in); err != nil {
+		return Payment{}, err
+	}
 	out, err := s.addPayment(ctx, c, in)
 	return out, toolError(err)
 }

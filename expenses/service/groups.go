@@ -58,6 +58,9 @@ func (s *Service) groupOut(ctx context.Context, d *directory, g store.Group) (Gr
 
 // ListGroups is list_groups: the caller's groups by name.
 func (s *Service) ListGroups(ctx context.Context, c Caller, in ListGroupsInput) (GroupPage, error) {
+	if err := checkInput(in); err != nil {
+		return GroupPage{}, err
+	}
 	limit, err := checkLimit(in.Limit)
 	if err != nil {
 		return GroupPage{}, err
@@ -85,6 +88,9 @@ type GetGroupInput struct {
 
 // GetGroup is get_group.
 func (s *Service) GetGroup(ctx context.Context, c Caller, in GetGroupInput) (GroupDetails, error) {
+	if err := checkInput(in); err != nil {
+		return GroupDetails{}, err
+	}
 	g, err := s.group(ctx, c, in.Name)
 	if err != nil {
 		return GroupDetails{}, toolError(err)
@@ -129,6 +135,9 @@ type CreateGroupInput struct {
 // that name, who becomes the caller's friend, else a new placeholder person added as the
 // caller's friend. Friends added before a failure of the group itself are kept.
 func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
+	if err := checkInput(in); err != nil {
+		return GroupDetails{}, err
+	}
 	out, err := s.createGroup(ctx, c, in)
 	return out, toolError(err)
 }

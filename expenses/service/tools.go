@@ -146,6 +146,9 @@ func checkLimit(limit int) (int, error) {
 // ListExpenses is list_expenses: the expenses the caller may see that are not deleted,
 // newest first. A limit above 100 is cut to 100.
 func (s *Service) ListExpenses(ctx context.Context, c Caller, in ListExpensesInput) (ExpensePage, error) {
+	if err := checkInput(in); err != nil {
+		return ExpensePage{}, err
+	}
 	limit, err := checkLimit(in.Limit)
 	if err != nil {
 		return ExpensePage{}, err
@@ -199,6 +202,9 @@ func (s *Service) expense(ctx context.Context, c Caller, id string) (store.Expen
 
 // GetExpense is get_expense: one expense, deleted or not.
 func (s *Service) GetExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	if err := checkInput(in); err != nil {
+		return Expense{}, err
+	}
 	e, err := s.expense(ctx, c, in.ID)
 	if err != nil {
 		return Expense{}, toolError(err)
@@ -209,6 +215,9 @@ func (s *Service) GetExpense(ctx context.Context, c Caller, in IDInput) (Expense
 
 // DeleteExpense is delete_expense: a soft delete, undone by RestoreExpense.
 func (s *Service) DeleteExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	if err := checkInput(in); err != nil {
+		return Expense{}, err
+	}
 	e, err := s.expense(ctx, c, in.ID)
 	if err != nil {
 		return Expense{}, toolError(err)
@@ -224,6 +233,9 @@ func (s *Service) DeleteExpense(ctx context.Context, c Caller, in IDInput) (Expe
 
 // RestoreExpense is restore_expense: it undoes DeleteExpense.
 func (s *Service) RestoreExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	if err := checkInput(in); err != nil {
+		return Expense{}, err
+	}
 	e, err := s.expense(ctx, c, in.ID)
 	if err != nil {
 		return Expense{}, toolError(err)
@@ -258,7 +270,7 @@ func (s *Service) date(d string) (string, error) {
 	if _, err := time.Parse(time.DateOnly, d); err != nil {
 		return "", invalid("date %q is not a date YYYY-MM-DD, e.g. 2026-03-31", d)
 	}
-	return d, nil
+	return d, checkDate(d, s.now())
 }
 
 func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, error) {
@@ -276,6 +288,9 @@ func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, e
 // today (UTC). Without splits the group's default split applies; without a group splits are
 // required.
 func (s *Service) AddExpense(ctx context.Context, c Caller, in AddExpenseInput) (Expense, error) {
+	if err := checkInput(in); err != nil {
+		return Expense{}, err
+	}
 	out, err := s.addExpense(ctx, c, in)
 	return out, toolError(err)
 }
@@ -348,6 +363,10 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 			a, err := parseAmount("splits."+n, in.Splits[n], cur)
 			if err != nil {
 				return Expense{}, err
+			}
+			if a.Sign() < 0 {
+				// Checked here rather than by ledger.CheckShares, whose messages name people by id.
+				return Expense{}, invalid("splits: %s's share is %s %s; shares cannot be negative", n, a, cur)
 			}
 			shares[ledger.PersonID(p.ID)] = a
 			order = append(order, p.ID)

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 )
 
 // A cursor is the sort key of the last row of a page, as opaque text: base64url of a JSON
@@ -26,6 +28,10 @@ func decodeCursor(c string, dst ...any) error {
 	}
 	for i, r := range raw {
 		if err := json.Unmarshal(r, dst[i]); err != nil {
+			return fmt.Errorf("%w: %q", ErrBadCursor, c)
+		}
+		// No key the store writes holds a control character, and PostgreSQL refuses NUL.
+		if p, ok := dst[i].(*string); ok && strings.ContainsFunc(*p, unicode.IsControl) {
 			return fmt.Errorf("%w: %q", ErrBadCursor, c)
 		}
 	}
