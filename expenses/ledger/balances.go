@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/bananaqr/bananaqr/expenses/money"
@@ -14,30 +13,25 @@ import (
 // which everyone is even, so equal ledgers give equal maps.
 //
 // In every currency the positions add up to zero exactly: each debt adds its amount to the
-// creditor and takes it from the debtor. Net fails (wrapping money.ErrOverflow) only if a
-// position leaves the int64 range of minor units.
-func Net(expenses []Expense, payments []Payment) (map[money.Currency]map[PersonID]money.Amount, error) {
+// creditor and takes it from the debtor. Positions are money.Totals, exact at any number of
+// expenses and payments.
+func Net(expenses []Expense, payments []Payment) map[money.Currency]map[PersonID]money.Total {
 	var t tally
-	err := debts(expenses, payments, func(d debt) error {
-		if err := t.add(d.creditor, d.amount); err != nil {
-			return err
-		}
-		return t.add(d.debtor, d.amount.Neg())
+	debts(expenses, payments, func(d debt) {
+		t.add(d.creditor, d.amount)
+		t.add(d.debtor, d.amount.Neg())
 	})
-	if err != nil {
-		return nil, err
-	}
-	net := make(map[money.Currency]map[PersonID]money.Amount)
+	net := make(map[money.Currency]map[PersonID]money.Total)
 	for k, a := range t {
 		if a.IsZero() {
 			continue
 		}
 		if net[k.cur] == nil {
-			net[k.cur] = make(map[PersonID]money.Amount)
+			net[k.cur] = make(map[PersonID]money.Total)
 		}
 		net[k.cur][k.person] = a
 	}
-	return net, nil
+	return net
 }
 
 // Balances returns, from the point of view of me, what is owed between me and each other
@@ -48,24 +42,19 @@ func Net(expenses []Expense, payments []Payment) (map[money.Currency]map[PersonI
 // owed lists the people me owes (me's debts to them exceed theirs to me), owedToYou the
 // people who owe me; each Balance has a positive Amount, and people who are even with me are
 // in neither. Both lists are sorted by currency code, then person. In each currency, the
-// total of owedToYou minus the total of owed is me's Net position.
-//
-// Balances fails (wrapping money.ErrOverflow) only if a balance leaves the int64 range.
-func Balances(me PersonID, expenses []Expense, payments []Payment) (owed, owedToYou []Balance, err error) {
+// total of owedToYou minus the total of owed is me's Net position. Balances are exact at any
+// number of expenses and payments.
+func Balances(me PersonID, expenses []Expense, payments []Payment) (owed, owedToYou []Balance) {
 	// t holds, per currency and other person, what me owes them (negative: they owe me).
 	var t tally
-	err = debts(expenses, payments, func(d debt) error {
+	debts(expenses, payments, func(d debt) {
 		switch me {
 		case d.debtor:
-			return t.add(d.creditor, d.amount)
+			t.add(d.creditor, d.amount)
 		case d.creditor:
-			return t.add(d.debtor, d.amount.Neg())
+			t.add(d.debtor, d.amount.Neg())
 		}
-		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
 	for k, a := range t {
 		switch a.Sign() {
 		case 1:
@@ -76,7 +65,7 @@ func Balances(me PersonID, expenses []Expense, payments []Payment) (owed, owedTo
 	}
 	slices.SortFunc(owed, compareBalances)
 	slices.SortFunc(owedToYou, compareBalances)
-	return owed, owedToYou, nil
+	return owed, owedToYou
 }
 
 // compareBalances orders balances by currency code, then person.
@@ -92,23 +81,17 @@ type key struct {
 }
 
 // tally sums amounts per person and currency. Its zero value is ready to use.
-type tally map[key]money.Amount
+type tally map[key]money.Total
 
-// add adds a to p's sum in a's currency. The currencies always match, since the currency is
-// part of the key; the only possible error is overflow.
-func (t *tally) add(p PersonID, a money.Amount) error {
+// add adds a to p's sum in a's currency; the currency is part of the key, so they match.
+func (t *tally) add(p PersonID, a money.Amount) {
 	if *t == nil {
 		*t = make(tally)
 	}
 	k := key{cur: a.Currency(), person: p}
 	sum, ok := (*t)[k]
 	if !ok {
-		sum = money.Zero(k.cur)
+		sum = money.ZeroTotal(k.cur)
 	}
-	sum, err := sum.Add(a)
-	if err != nil {
-		return fmt.Errorf("ledger: balance of %s in %s: %w", p, k.cur, err)
-	}
-	(*t)[k] = sum
-	return nil
+	(*t)[k], _ = sum.Add(a.Total())
 }

@@ -17,7 +17,7 @@ func ExampleBalances() {
 	five, _ := money.Parse("5.00", eur)
 	back := ledger.Payment{From: "bob", To: "me", Amount: five}
 
-	owed, owedToYou, _ := ledger.Balances("me", []ledger.Expense{dinner}, []ledger.Payment{back})
+	owed, owedToYou := ledger.Balances("me", []ledger.Expense{dinner}, []ledger.Payment{back})
 	for _, b := range owed {
 		fmt.Println("I owe", b.Person, b.Amount, b.Amount.Currency())
 	}

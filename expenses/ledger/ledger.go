@@ -45,7 +45,7 @@ type Payment struct {
 // greater than zero; which way the money is owed is given by the list it is in (see Balances).
 type Balance struct {
 	Person PersonID
-	Amount money.Amount
+	Amount money.Total
 }
 
 // debt is one amount that debtor owes creditor; Amount is never negative.
@@ -56,8 +56,8 @@ type debt struct {
 
 // debts calls f for every debt the expenses and payments create, in a fixed order: expenses
 // in order, each one's shares by person, then payments in order. Deleted expenses and debts
-// of a person to themselves are skipped. It stops at the first error f returns.
-func debts(expenses []Expense, payments []Payment, f func(debt) error) error {
+// of a person to themselves are skipped.
+func debts(expenses []Expense, payments []Payment, f func(debt)) {
 	for _, e := range expenses {
 		if e.Deleted {
 			continue
@@ -71,9 +71,7 @@ func debts(expenses []Expense, payments []Payment, f func(debt) error) error {
 			if p == e.PaidBy {
 				continue
 			}
-			if err := f(debt{debtor: p, creditor: e.PaidBy, amount: e.Shares[p]}); err != nil {
-				return err
-			}
+			f(debt{debtor: p, creditor: e.PaidBy, amount: e.Shares[p]})
 		}
 	}
 	for _, p := range payments {
@@ -81,9 +79,6 @@ func debts(expenses []Expense, payments []Payment, f func(debt) error) error {
 			continue
 		}
 		// A paid B: B owes A the amount back, which cancels A's debt to B.
-		if err := f(debt{debtor: p.To, creditor: p.From, amount: p.Amount}); err != nil {
-			return err
-		}
+		f(debt{debtor: p.To, creditor: p.From, amount: p.Amount})
 	}
-	return nil
 }

@@ -110,7 +110,7 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 		`Records an expense someone paid and how it is split. People are named as the caller knows them: "me", a friend's name, or a member of one of the caller's groups. With a group and no splits the group's default split applies (10.00 EUR among three is 3.34, 3.33, 3.33); without a group splits are required. Splits must add up to the amount exactly. Not idempotent: calling twice records two expenses.`,
 		map[string]string{
 			"title":     `What the expense was for, e.g. "Dinner".`,
-			"amount":    "The total, a positive number with at most the currency's minor-unit digits, e.g. 12.50.",
+			"amount":    "The total, a positive number with at most the currency's minor-unit digits, e.g. 12.50; at most 10^15 minor units (10000000000000.00 EUR, 1000000000000000 JPY).",
 			"currency":  "ISO 4217 code such as EUR; default: the group's currency.",
 			"paidBy":    `Who paid: "me" (default) or a person's name.`,
 			"group":     "The group's name or id (see list_groups); optional.",
@@ -127,7 +127,7 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	addTool(e, server, "add_payment", "Record a payment", write(false, false),
 		`Records money paid from one person to another to settle up, e.g. after get_balances. One of from and to must be "me". Not idempotent: calling twice records two payments.`,
 		map[string]string{
-			"amount":      "The amount paid, a positive number, e.g. 20 or 12.50.",
+			"amount":      "The amount paid, a positive number with at most the currency's minor-unit digits, e.g. 20 or 12.50; at most 10^15 minor units (10000000000000.00 EUR).",
 			"currency":    "ISO 4217 code such as EUR.",
 			"from":        `Who paid: "me" (default) or a person's name.`,
 			"to":          `Who received the money: a person's name, or "me".`,

@@ -8,9 +8,10 @@ import (
 )
 
 // MaxMinor is the largest number of minor units, in absolute value, that Parse, ParsePositive,
-// FromJSONNumber and FromMinor accept: 10^15, e.g. 10 trillion euros or 1 trillion Kuwaiti
-// dinars. Larger inputs are mistakes, and the bound leaves room for sums of thousands of
-// amounts in an int64. Results of arithmetic may exceed it; they are only kept in int64 range.
+// FromJSONNumber and FromMinor accept: 10^15, so the largest amount depends on the currency's
+// minor unit (Currency.MaxAmount): 10000000000000.00 EUR, 1000000000000000 JPY,
+// 1000000000000.000 KWD. Larger inputs are mistakes. Results of Add and Sub may exceed it
+// (they are only kept in int64 range); sums of any number of amounts are exact as a Total.
 const MaxMinor int64 = 1_000_000_000_000_000
 
 // Amount is an exact sum of money: a signed whole number of minor units of a currency (1250
@@ -38,6 +39,9 @@ func FromMinor(minor int64, c Currency) (Amount, error) {
 	}
 	return Amount{minor: minor, cur: c}, nil
 }
+
+// MaxAmount returns the largest amount of c that callers may enter: MaxMinor minor units.
+func (c Currency) MaxAmount() Amount { return Amount{minor: MaxMinor, cur: c} }
 
 // Minor returns the number of minor units: 1250 for 12.50 EUR, 1000 for 1000 JPY, 5 for
 // 0.005 KWD.
@@ -122,12 +126,17 @@ func (a Amount) String() string {
 	if a.minor < 0 {
 		u = -u
 	}
-	digits := strconv.FormatUint(u, 10)
+	return format(a.minor < 0, strconv.FormatUint(u, 10), int(a.cur.minor))
+}
+
+// format writes a number of minor units, given by its sign and its decimal digits, with d
+// digits after the point.
+func format(neg bool, digits string, d int) string {
 	var b strings.Builder
-	if a.minor < 0 {
+	if neg {
 		b.WriteByte('-')
 	}
-	if d := int(a.cur.minor); d > 0 {
+	if d > 0 {
 		if len(digits) <= d {
 			digits = strings.Repeat("0", d+1-len(digits)) + digits
 		}

@@ -7,7 +7,8 @@
 // (FromJSONNumber), digit by digit, and written back as decimal strings with exactly the
 // currency's digits (Amount.String): "12.50", "1000", "0.005", "-3.20".
 //
-// Arithmetic (Add, Sub, Sum) refuses to mix currencies and to overflow; Split and
+// Arithmetic (Add, Sub, Sum) refuses to mix currencies and to overflow; a Total sums any number
+// of amounts exactly, in 128 bits that no ledger can exhaust (balances). Split and
 // SplitByWeights share a total out in whole minor units whose sum is always exactly the total.
 //
 // The package does no I/O and keeps no state besides the read-only ISO 4217 table.

@@ -14,49 +14,34 @@ import (
 )
 
 // GetBalances is get_balances: per person and currency, netting expenses and payments,
-// from the caller's view; each list is sorted by currency code, then name.
+// from the caller's view; each list is sorted by currency code, then name. Sums are exact at
+// any count (money.Total). A stored record whose currency or amount cannot be read is left
+// out and named in LeftOut, so that one bad record never hides all the balances.
 func (s *Service) GetBalances(ctx context.Context, c Caller) (Balances, error) {
 	l, err := s.store.LedgerFor(ctx, c.UserID)
 	if err != nil {
 		return Balances{}, toolError(err)
 	}
+	var out Balances
 	var es []ledger.Expense
 	for _, e := range l.Expenses {
-		cur, err := money.ParseCurrency(e.Currency)
+		le, err := ledgerExpense(e)
 		if err != nil {
-			return Balances{}, err
-		}
-		amt, err := money.FromMinor(e.AmountMinor, cur)
-		if err != nil {
-			return Balances{}, err
-		}
-		le := ledger.Expense{ID: e.ID, PaidBy: ledger.PersonID(e.PaidBy), Amount: amt,
-			Shares: map[ledger.PersonID]money.Amount{}, Deleted: e.DeletedAt != nil}
-		for _, sh := range e.Shares {
-			a, err := money.FromMinor(sh.AmountMinor, cur)
-			if err != nil {
-				return Balances{}, err
-			}
-			le.Shares[ledger.PersonID(sh.PersonID)] = a
+			out.LeftOut = append(out.LeftOut, e.ID)
+			continue
 		}
 		es = append(es, le)
 	}
 	var ps []ledger.Payment
 	for _, p := range l.Payments {
-		cur, err := money.ParseCurrency(p.Currency)
+		amt, err := storedAmount(p.AmountMinor, p.Currency)
 		if err != nil {
-			return Balances{}, err
-		}
-		amt, err := money.FromMinor(p.AmountMinor, cur)
-		if err != nil {
-			return Balances{}, err
+			out.LeftOut = append(out.LeftOut, p.ID)
+			continue
 		}
 		ps = append(ps, ledger.Payment{From: ledger.PersonID(p.From), To: ledger.PersonID(p.To), Amount: amt})
 	}
-	owed, owedToYou, err := ledger.Balances(ledger.PersonID(c.PersonID), es, ps)
-	if err != nil {
-		return Balances{}, err
-	}
+	owed, owedToYou := ledger.Balances(ledger.PersonID(c.PersonID), es, ps)
 	d := s.directory(c)
 	conv := func(bs []ledger.Balance) ([]BalanceItem, error) {
 		out := []BalanceItem{}
@@ -75,7 +60,6 @@ func (s *Service) GetBalances(ctx context.Context, c Caller) (Balances, error) {
 		})
 		return out, nil
 	}
-	var out Balances
 	if out.Owed, err = conv(owed); err != nil {
 		return Balances{}, toolError(err)
 	}
@@ -83,6 +67,31 @@ func (s *Service) GetBalances(ctx context.Context, c Caller) (Balances, error) {
 		return Balances{}, toolError(err)
 	}
 	return out, nil
+}
+
+// storedAmount reads an amount from the store: minor units beside a currency code.
+func storedAmount(minor int64, code string) (money.Amount, error) {
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return money.Amount{}, err
+	}
+	return money.FromMinor(minor, cur)
+}
+
+// ledgerExpense reads a stored expense into the ledger's model.
+func ledgerExpense(e store.Expense) (ledger.Expense, error) {
+	amt, err := storedAmount(e.AmountMinor, e.Currency)
+	if err != nil {
+		return ledger.Expense{}, err
+	}
+	le := ledger.Expense{ID: e.ID, PaidBy: ledger.PersonID(e.PaidBy), Amount: amt,
+		Shares: map[ledger.PersonID]money.Amount{}, Deleted: e.DeletedAt != nil}
+	for _, sh := range e.Shares {
+		if le.Shares[ledger.PersonID(sh.PersonID)], err = storedAmount(sh.AmountMinor, e.Currency); err != nil {
+			return ledger.Expense{}, err
+		}
+	}
+	return le, nil
 }
 
 // AddPaymentInput is the parameters of add_payment.

@@ -31,6 +31,7 @@ type BalanceItem struct {
 type Balances struct {
 	Owed      []BalanceItem `json:"owed" jsonschema:"What the caller owes each person, per currency."`
 	OwedToYou []BalanceItem `json:"owedToYou" jsonschema:"What each person owes the caller, per currency."`
+	LeftOut   []string      `json:"leftOut,omitempty" jsonschema:"Ids of stored expenses or payments whose amount or currency cannot be read, left out of the balances; absent when there are none."`
 }
 
 // GroupRef names a group in an expense.
@@ -66,11 +67,7 @@ type Expense struct {
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func amountString(minor int64, code string) (string, error) {
-	c, err := money.ParseCurrency(code)
-	if err != nil {
-		return "", err
-	}
-	a, err := money.FromMinor(minor, c)
+	a, err := storedAmount(minor, code)
 	if err != nil {
 		return "", err
 	}
