@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -30,7 +31,9 @@ Usage:
 
 Storage is SQLite by default: --db file (default bananaqr-expenses.db in the current
 directory, env BANANAQR_EXPENSES_DB). --database-url postgres://… (env
-BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR.
+BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR;
+serve's --write-limit (writes a minute per user, default 120, 0 for none) is
+BANANAQR_EXPENSES_WRITE_LIMIT.
 Tool calls need "Authorization: Bearer <token>".
 `
 
@@ -208,6 +211,16 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	f.StringVar(&addr, "addr", addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
 	allowAnyHost := f.Bool("allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
 	shutdownTimeout := f.Duration("shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
+	writeLimit := service.DefaultWritesPerMinute
+	if env := getenv("BANANAQR_EXPENSES_WRITE_LIMIT"); env != "" {
+		n, err := strconv.Atoi(env)
+		if err != nil || n < 0 {
+			fmt.Fprintf(stderr, "bananaqr expenses serve: BANANAQR_EXPENSES_WRITE_LIMIT=%q is not a number of writes a minute (0 for no limit)\n", env)
+			return 2
+		}
+		writeLimit = n
+	}
+	f.IntVar(&writeLimit, "write-limit", writeLimit, "writes a minute each user may make, in bursts of as many; 0 for no limit (env BANANAQR_EXPENSES_WRITE_LIMIT)")
 	pos, err := f.parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -217,6 +230,10 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	}
 	if len(pos) != 0 {
 		fmt.Fprintf(stderr, "bananaqr expenses serve: unexpected argument %q\n", pos[0])
+		return 2
+	}
+	if writeLimit < 0 {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", writeLimit)
 		return 2
 	}
 	fail := func(format string, a ...any) int {
@@ -230,8 +247,10 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		return fail("%v", err)
 	}
 	defer st.Close()
+	svc := service.New(st, nil)
+	svc.LimitWrites(writeLimit)
 	srv := &http.Server{
-		Handler: mcpedge.Handler(service.New(st, nil),
+		Handler: mcpedge.Handler(svc,
 			mcpedge.Options{DisableLocalhostProtection: *allowAnyHost, Logger: logger}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,

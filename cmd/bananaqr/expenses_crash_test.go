@@ -34,7 +34,7 @@ var listeningAddr = regexp.MustCompile(`msg=listening addr=(\S+)`)
 // read from its log.
 func startExpenses(t *testing.T, bin, db string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db)
+	cmd := exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db, "--write-limit", "0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

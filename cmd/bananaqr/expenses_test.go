@@ -112,3 +112,66 @@ func TestExpensesServe(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// TestExpensesWriteLimit: --write-limit and BANANAQR_EXPENSES_WRITE_LIMIT set the writes a
+// user may make a minute; the write past the limit is RATE_LIMITED with retryAfter.
+func TestExpensesWriteLimit(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	if _, errOut, code := runExpenses(t, "user", "add", "Anna", "--db", db); code != 0 {
+		t.Fatal(errOut)
+	}
+	token, _, _ := runExpenses(t, "token", "Anna", "--db", db)
+	for _, c := range []struct {
+		env  string
+		args []string
+	}{{"-1", nil}, {"many", nil}, {"", []string{"--write-limit", "-1"}}} {
+		getenv := func(k string) string {
+			return map[string]string{"BANANAQR_EXPENSES_DB": db, "BANANAQR_EXPENSES_WRITE_LIMIT": c.env}[k]
+		}
+		var stderr bytes.Buffer
+		if code := expensesServe(context.Background(), c.args, getenv, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "limit") {
+			t.Errorf("env %q args %q: exit %d %s", c.env, c.args, code, stderr.String())
+		}
+	}
+	for _, c := range []struct {
+		env  string
+		args []string
+	}{{"2", nil}, {"50", []string{"--write-limit", "2"}}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		addrs := make(chan net.Addr, 1)
+		done := make(chan int, 1)
+		getenv := func(k string) string {
+			return map[string]string{"BANANAQR_EXPENSES_DB": db, "BANANAQR_EXPENSES_ADDR": "127.0.0.1:0",
+				"BANANAQR_EXPENSES_WRITE_LIMIT": c.env}[k]
+		}
+		var stderr bytes.Buffer
+		go func() { done <- expensesServe(ctx, c.args, getenv, &stderr, func(a net.Addr) { addrs <- a }) }()
+		addr := <-addrs
+		var last string
+		for i := range 3 {
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_group","arguments":{"name":"G` +
+				c.env + `-` + string(rune('a'+i)) + `","currency":"EUR"}}}`
+			req, _ := http.NewRequest("POST", "http://"+addr.String()+"/mcp", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+			req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(token))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			b.ReadFrom(resp.Body)
+			resp.Body.Close()
+			last = b.String()
+			if i < 2 && strings.Contains(last, "isError") {
+				t.Fatalf("write %d: %s", i, last)
+			}
+		}
+		if !strings.Contains(last, `RATE_LIMITED`) || !strings.Contains(last, `retryAfter`) {
+			t.Errorf("env %q args %q: third write %s", c.env, c.args, last)
+		}
+		cancel()
+		<-done
+	}
+}

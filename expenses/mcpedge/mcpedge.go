@@ -20,7 +20,8 @@
 // Tool errors (spec 7.4) are results with isError true whose one text content is the JSON
 // object {"error": "...", "code": "UNAUTHORIZED|FORBIDDEN|NOT_FOUND|INVALID_INPUT"}; they carry
 // no structuredContent, which would not match the tool's output schema. Arguments that do
-// not match the input schema are INVALID_INPUT too. Errors that are not the caller's fault
+// not match the input schema are INVALID_INPUT too. A write past the caller's write limit
+// (service.LimitWrites) is RATE_LIMITED, with "retryAfter": the seconds to wait. Errors that are not the caller's fault
 // (the database is down) are logged and answered with code INTERNAL and a generic message.
 package mcpedge
 

@@ -119,6 +119,9 @@ type Payment struct {
 
 // AddPayment is add_payment: from (default "me") paid to. One of them must be the caller.
 func (s *Service) AddPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
+	if err := s.allowWrite(c); err != nil {
+		return Payment{}, err
+	}
 	if err := checkInput(in); err != nil {
 		return Payment{}, err
 	}

@@ -135,6 +135,9 @@ type CreateGroupInput struct {
 // that name, who becomes the caller's friend, else a new placeholder person added as the
 // caller's friend. Friends added before a failure of the group itself are kept.
 func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
+	if err := s.allowWrite(c); err != nil {
+		return GroupDetails{}, err
+	}
 	if err := checkInput(in); err != nil {
 		return GroupDetails{}, err
 	}

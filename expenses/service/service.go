@@ -57,6 +57,9 @@ const (
 type Error struct {
 	Message string `json:"error"`
 	Code    string `json:"code"`
+	// RetryAfter is, for RATE_LIMITED, the seconds until the call may succeed (like HTTP's
+	// Retry-After); absent otherwise.
+	RetryAfter int `json:"retryAfter,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -104,8 +107,9 @@ func storeMessage(err, kind error) string {
 
 // Service is the application: its operations read and write the store.
 type Service struct {
-	store *store.Store
-	now   func() time.Time
+	store  *store.Store
+	now    func() time.Time
+	writes *writeLimit // nil: writes are not limited (see LimitWrites)
 }
 
 // New returns the service on st; now is the clock (time.Now when nil).

@@ -212,6 +212,9 @@ func (s *Service) GetExpense(ctx context.Context, c Caller, in IDInput) (Expense
 
 // DeleteExpense is delete_expense: a soft delete, undone by RestoreExpense.
 func (s *Service) DeleteExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	if err := s.allowWrite(c); err != nil {
+		return Expense{}, err
+	}
 	if err := checkInput(in); err != nil {
 		return Expense{}, err
 	}
@@ -230,6 +233,9 @@ func (s *Service) DeleteExpense(ctx context.Context, c Caller, in IDInput) (Expe
 
 // RestoreExpense is restore_expense: it undoes DeleteExpense.
 func (s *Service) RestoreExpense(ctx context.Context, c Caller, in IDInput) (Expense, error) {
+	if err := s.allowWrite(c); err != nil {
+		return Expense{}, err
+	}
 	if err := checkInput(in); err != nil {
 		return Expense{}, err
 	}
@@ -285,6 +291,9 @@ func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, e
 // today (UTC). Without splits the group's default split applies; without a group splits are
 // required.
 func (s *Service) AddExpense(ctx context.Context, c Caller, in AddExpenseInput) (Expense, error) {
+	if err := s.allowWrite(c); err != nil {
+		return Expense{}, err
+	}
 	if err := checkInput(in); err != nil {
 		return Expense{}, err
 	}
