@@ -33,6 +33,7 @@ func fixtureOn(t *testing.T, st *store.Store) *fixture {
 			t.Fatal(err)
 		}
 	}
+	befriend(t, svc, f.tokens, "Anna", "Ben")
 	ts := httptest.NewServer(Handler(svc, Options{}))
 	t.Cleanup(ts.Close)
 	f.url = ts.URL + "/mcp"

@@ -1,5 +1,5 @@
 // Package mcpedge is the shared-expenses application's Model Context Protocol edge (spec 4.8):
-// the twelve tools of package service, served statelessly over Streamable HTTP at /mcp with
+// the thirteen tools of package service, served statelessly over Streamable HTTP at /mcp with
 // the official Go SDK.
 //
 // Each tool's input and output schemas are inferred from the service's input and output
@@ -60,7 +60,7 @@ type Options struct {
 
 // ToolNames are the tools, in the order tools/list shows them.
 var ToolNames = []string{"get_balances", "list_expenses", "get_expense", "add_expense", "delete_expense",
-	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "list_friends", "get_me"}
+	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "add_friend", "list_friends", "get_me"}
 
 // Handler returns the HTTP handler serving MCP at /mcp; other paths are 404.
 func Handler(svc *service.Service, opts Options) http.Handler {
@@ -81,7 +81,7 @@ func NewMCPHandler(svc *service.Service, opts Options) http.Handler {
 	})
 }
 
-// NewServer returns the MCP server with the twelve tools.
+// NewServer returns the MCP server with the thirteen tools.
 func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -145,13 +145,16 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 		"Shows one of the caller's groups by name or id, with its members and its default split.",
 		map[string]string{"name": "The group's name (one of the caller's groups) or id."}, svc.GetGroup)
 	addTool(e, server, "create_group", "Create a group", write(false, false),
-		`Creates a group with the caller as its first member. Members are named as the caller knows them; an unknown name becomes a registered user of that name or else a new person, added as the caller's friend. Group names are unique among the caller's groups.`,
+		`Creates a group with the caller as its first member. Members are named as the caller knows them (friends, people in the caller's groups); an unknown name becomes a new person without an account, added as the caller's friend, even if a user has that name: registered users join only after add_friend both ways. Group names are unique among the caller's groups.`,
 		map[string]string{
 			"name":     `The group's name, e.g. "Lisbon trip".`,
 			"currency": "The group's default currency, an ISO 4217 code such as EUR.",
 			"type":     "The kind of group, e.g. travel, home, couple, other.",
 			"members":  "The other members' names; the caller is always a member.",
 		}, svc.CreateGroup)
+	addTool(e, server, "add_friend", "Add a friend", write(false, true),
+		`Asks the registered user of that name to be friends. When they have asked for you too, you become friends (status "friends") and can name each other in groups, expenses and payments; otherwise the request is kept (status "requested") until they add you. The answer is the same whether or not the name is registered. Friends without an account need no request: create_group adds them by name.`,
+		map[string]string{"name": "The other user's name."}, svc.AddFriend)
 	addTool(e, server, "list_friends", "List friends", readOnly(),
 		"Lists the caller's friends by the names the caller knows them by, and whether each has an account. Takes no parameters.",
 		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Friends, error) {

@@ -39,6 +39,7 @@ func newFixture(t *testing.T, st *store.Store) *fixture {
 			t.Fatal(err)
 		}
 	}
+	befriend(t, svc, f.tokens, "Anna", "Ben")
 	// Pseudo-users for the auth tests: a token that expires at once and one never issued.
 	if f.tokens["expired"], err = svc.IssueToken(ctx, "Anna", time.Nanosecond); err != nil {
 		t.Fatal(err)
@@ -48,6 +49,22 @@ func newFixture(t *testing.T, st *store.Store) *fixture {
 	t.Cleanup(ts.Close)
 	f.url = ts.URL + "/mcp"
 	return f
+}
+
+// befriend makes users a and b friends as users do: add_friend one way, then the other.
+func befriend(t *testing.T, svc *service.Service, tokens map[string]string, a, b string) {
+	t.Helper()
+	ctx := context.Background()
+	for i, pair := range [][2]string{{a, b}, {b, a}} {
+		c, err := svc.Authenticate(ctx, tokens[pair[0]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := svc.AddFriend(ctx, c, service.AddFriendInput{Name: pair[1]})
+		if want := []string{"requested", "friends"}[i]; err != nil || st.Status != want {
+			t.Fatalf("%s add_friend %s: %+v %v, want %s", pair[0], pair[1], st, err, want)
+		}
+	}
 }
 
 type bearer struct{ token string }
@@ -168,7 +185,7 @@ func TestToolList(t *testing.T) {
 		want := slices.Clone(ToolNames)
 		slices.Sort(want)
 		slices.Sort(names)
-		if !reflect.DeepEqual(names, want) || len(names) != 12 {
+		if !reflect.DeepEqual(names, want) || len(names) != 13 {
 			t.Fatalf("tools %v, want %v", names, want)
 		}
 		props := func(tool string) map[string]any {

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/bananaqr/bananaqr/expenses/money"
@@ -131,9 +130,10 @@ type CreateGroupInput struct {
 }
 
 // CreateGroup is create_group. The caller is the first member. Each member name is a person
-// the caller knows (a friend or a member of one of their groups), else a registered user of
-// that name, who becomes the caller's friend, else a new placeholder person added as the
-// caller's friend. Friends added before a failure of the group itself are kept.
+// the caller knows (a friend or a member of one of their groups), else a new placeholder
+// person added as the caller's friend, whether or not a user has that name: registered users
+// are added only once they are friends (add_friend, asked by both). Friends added before a
+// failure of the group itself are kept.
 func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
 	if err := s.allowWrite(c); err != nil {
 		return GroupDetails{}, err
@@ -189,23 +189,9 @@ func (s *Service) createGroup(ctx context.Context, c Caller, in CreateGroupInput
 			ids = append(ids, found[0].ID)
 			continue
 		}
-		var linked *string
-		u, err := s.store.UserByName(ctx, n)
-		switch {
-		case err == nil:
-			if u.ID == c.UserID {
-				continue
-			}
-			linked = &u.ID
-		case !errors.Is(err, store.ErrNotFound):
-			return GroupDetails{}, err
-		}
-		p, err := s.store.AddFriend(ctx, c.UserID, n, linked)
-		if errors.Is(err, store.ErrConflict) && linked != nil {
-			// Already a friend under another name: take the user's person.
-			ids = append(ids, u.PersonID)
-			continue
-		}
+		// A name the caller does not know is a new placeholder person, never a registered
+		// user: users join others' groups only through add_friend, by consent.
+		p, err := s.store.AddFriend(ctx, c.UserID, n, nil)
 		if err != nil {
 			return GroupDetails{}, err
 		}

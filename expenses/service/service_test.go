@@ -63,6 +63,8 @@ func TestService(t *testing.T) {
 		if anna.Name != "Anna" || ben.Name != "Ben" {
 			t.Fatalf("callers %+v %+v", anna, ben)
 		}
+		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "ben"}))(t)
+		must(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t)
 		_, err := svc.Authenticate(ctx, "")
 		wantCode(t, err, CodeUnauthorized)
 		unknown, _ := NewToken()
@@ -141,6 +143,8 @@ func TestService(t *testing.T) {
 		wantCode(t, err, CodeInvalidInput, "splits")
 		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10.001", Currency: "EUR", Group: "Trip"})
 		wantCode(t, err, CodeInvalidInput)
+		must(svc.AddFriend(ctx, dora, AddFriendInput{Name: "Anna"}))(t)
+		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Dora"}))(t)
 		must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR", Members: []string{"Dora"}}))(t)
 		must(st.AddFriend(ctx, dora.UserID, "Carl", nil))(t)
 		must(svc.CreateGroup(ctx, dora, CreateGroupInput{Name: "Dora's", Currency: "EUR", Members: []string{"Carl", "Anna"}}))(t)

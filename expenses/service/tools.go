@@ -287,6 +287,26 @@ func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, e
 	return a, nil
 }
 
+// checkOwnDebts is the rule outside a group: every debt the expense makes is between the
+// caller and one other person (the caller paid, or only the caller's share is owed to the
+// payer), so nobody can put a debt between two other people who never shared a group.
+func checkOwnDebts(c Caller, payer string, shares map[ledger.PersonID]money.Amount) error {
+	involved := payer == c.PersonID
+	for p, a := range shares {
+		switch {
+		case string(p) == c.PersonID:
+			involved = true
+		case string(p) != payer && !a.IsZero() && payer != c.PersonID:
+			return errorf(CodeForbidden, "outside a group an expense may only make debts between you and others: "+
+				"someone else paid, so only your own share may be owed; name a group you share with them instead")
+		}
+	}
+	if !involved {
+		return errorf(CodeForbidden, "you can only record expenses you paid or share in outside a group: paidBy or splits must include \"me\", or name a group you are in")
+	}
+	return nil
+}
+
 // AddExpense is add_expense. The currency defaults to the group's, paidBy to "me", the date to
 // today (UTC). Without splits the group's default split applies; without a group splits are
 // required.
@@ -395,10 +415,10 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 			return Expense{}, err
 		}
 	}
-	if _, hasShare := shares[ledger.PersonID(c.PersonID)]; g == nil && payer.ID != c.PersonID && !hasShare {
-		// Outside a group only the people in it see an expense: the caller must be one of them,
-		// or anyone could put a debt between two friends who do not know each other.
-		return Expense{}, errorf(CodeForbidden, "you can only record expenses you paid or share in outside a group: paidBy or splits must include \"me\", or name a group you are in")
+	if g == nil {
+		if err := checkOwnDebts(c, payer.ID, shares); err != nil {
+			return Expense{}, err
+		}
 	}
 	e := store.Expense{Title: title, Currency: cur.Code(), AmountMinor: amount.Minor(), PaidBy: payer.ID,
 		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now()}
