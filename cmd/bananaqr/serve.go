@@ -30,6 +30,7 @@ type serveConfig struct {
 	redisURL, metricsAddr                    string
 	rateLimit, maxActive, maxQueue           int
 	maxConns, maxConnsPerClient, ipv6Prefix  int
+	rateLimitCallers                         int
 	shutdownTimeout, readHeaderTimeout       time.Duration
 	idleTimeout                              time.Duration
 	mcpAllowAnyHost                          bool
@@ -43,6 +44,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.baseURL, "base-url", "", "public `URL` of the service, such as https://qr.example.com, that image_url and svg_url start with (default: the scheme and host of each request)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `addresses` or CIDR prefixes of reverse proxies whose X-Forwarded-For, -Proto and -Host are believed")
 	fs.IntVar(&c.rateLimit, "rate-limit", 60, "codes a `minute` each caller may make; 0 turns the limit off")
+	fs.IntVar(&c.rateLimitCallers, "rate-limit-callers", ratelimit.DefaultMaxCallers, "callers the in-memory rate limit remembers at most (some 20 to 40 bytes each); when full, those with the least debt are forgotten first")
 	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the service's")
@@ -158,7 +160,13 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if c.rateLimit < 0 {
 		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
 	}
-	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, RateLimit: c.rateLimit, MaxActive: c.maxActive,
+	if c.ipv6Prefix == 0 { // a serveConfig made in code, without the flags' defaults
+		c.ipv6Prefix = 64
+	}
+	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
+		return fail("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
+	}
+	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, IPv6Prefix: c.ipv6Prefix, RateLimit: c.rateLimit, MaxActive: c.maxActive,
 		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
 		OwnMetricsPort: c.metricsAddr != ""}
 	switch {
@@ -170,10 +178,13 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		defer rl.Close()
 		cfg.Limiter = rl
 	case c.rateLimit > 0:
-		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil)
-	}
-	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
-		return fail("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
+		if c.rateLimitCallers < 0 {
+			return fail("--rate-limit-callers %d: want 1 or more", c.rateLimitCallers)
+		}
+		if c.rateLimitCallers == 0 {
+			c.rateLimitCallers = ratelimit.DefaultMaxCallers
+		}
+		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil).WithMaxCallers(c.rateLimitCallers)
 	}
 	if c.maxConns < 0 || c.maxConnsPerClient < 0 {
 		return fail("--max-conns and --max-conns-per-client: want 0 or more")

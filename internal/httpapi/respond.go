@@ -42,11 +42,13 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // caller returns who is asking, for the rate limit: the peer's address, or when the peer is a
-// trusted proxy the right-most address of X-Forwarded-For that is not a trusted proxy.
+// trusted proxy the right-most address of X-Forwarded-For that is not a trusted proxy. An IPv6
+// address counts by its prefix of Config.IPv6Prefix bits (a /64 by default): an IPv6 host
+// usually owns a whole /64 and could otherwise be a million callers.
 func (s *Server) caller(r *http.Request) string {
 	peer := peerAddr(r)
 	if !s.trusted(peer) {
-		return peer.String()
+		return s.callerKey(peer)
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
@@ -55,11 +57,21 @@ func (s *Server) caller(r *http.Request) string {
 			break // a malformed hop: trust nothing before it
 		}
 		if a = a.Unmap(); !s.trusted(a) {
-			return a.String()
+			return s.callerKey(a)
 		}
 		peer = a
 	}
-	return peer.String()
+	return s.callerKey(peer)
+}
+
+// callerKey returns the rate limit's key of a caller at a: the IPv4 address, or the IPv6
+// prefix of Config.IPv6Prefix bits.
+func (s *Server) callerKey(a netip.Addr) string {
+	if !a.Is6() || s.cfg.IPv6Prefix >= 128 {
+		return a.String()
+	}
+	p, _ := a.Prefix(s.cfg.IPv6Prefix)
+	return p.String()
 }
 
 // peerAddr returns the address of the connection's other end.

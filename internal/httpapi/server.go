@@ -35,6 +35,8 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Limiter counts the codes each caller makes; nil for no limit.
 	Limiter ratelimit.Limiter
+	// IPv6Prefix is the length of the IPv6 prefix that counts as one caller (default 64).
+	IPv6Prefix int
 	// RateLimit is the codes a minute Limiter lets each caller make (0 when Limiter is nil), for
 	// the MCP tool's description.
 	RateLimit int
@@ -72,6 +74,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.IPv6Prefix <= 0 || cfg.IPv6Prefix > 128 {
+		cfg.IPv6Prefix = 64
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, metrics: newMetrics(), active: make(chan struct{}, cfg.MaxActive)}

@@ -4,6 +4,8 @@ package ratelimit
 
 import (
 	"context"
+	"hash/maphash"
+	"math"
 	"sync"
 	"time"
 )
@@ -14,7 +16,7 @@ type Decision struct {
 	Allowed   bool
 	Limit     int           // the budget of a window
 	Remaining int           // requests left in the window now
-	Reset     time.Duration // until the oldest request counted leaves the window (0 when none is)
+	Reset     time.Duration // until the whole budget is back (0 when it is)
 }
 
 // A Limiter decides whether a caller may make one more code. Implementations are safe for
@@ -23,25 +25,37 @@ type Limiter interface {
 	Allow(ctx context.Context, caller string) (Decision, error)
 }
 
-// Memory is a Limiter that keeps, in memory, the times of each caller's last Limit allowed
-// requests: a request is allowed when fewer than Limit of them fall in the last Window (a
-// sliding window, so no two windows' budgets add up at their boundary). Callers with nothing
-// in the window are forgotten.
+// Memory is a Limiter that keeps each caller's budget in memory by GCRA, the generic cell rate
+// algorithm, as the Redis limiter does: Limit requests may come at once, and then one every
+// Window/Limit, so a caller who waits a Window has the whole budget back. A caller's whole state
+// is one number, its theoretical arrival time (TAT: when its budget would be whole again, less
+// one interval), kept under a 64-bit hash of the caller: 8 bytes a caller whatever the budget,
+// about 20 bytes with the map's own. Callers whose TAT has passed have the whole budget and are
+// forgotten.
+//
+// At most MaxCallers are remembered (DefaultMaxCallers unless WithMaxCallers says otherwise).
+// When the table is full, a new caller first has the forgotten ones swept out, and if that
+// frees no room, takes the place of the caller with the least debt of eight sampled at random,
+// who thereby gets its budget back early: the heavy users, whose limit matters, stay counted.
 type Memory struct {
-	limit  int
-	window time.Duration
-	now    func() time.Time
+	limit      int
+	interval   int64 // nanoseconds between requests at the steady rate: Window/Limit
+	burst      int64 // how far ahead of now a TAT may be and still admit a request
+	maxCallers int
+	now        func() time.Time
+	seed       maphash.Seed
 
-	mu      sync.Mutex
-	callers map[string]*history
-	swept   time.Time
+	mu    sync.Mutex
+	tat   map[uint64]int64 // caller's hash → TAT, Unix nanoseconds
+	swept int64            // when the forgotten callers were last swept out
 }
 
-// history is a ring of a caller's latest allowed request times, oldest at next once full.
-type history struct {
-	times []time.Time
-	next  int
-}
+// DefaultMaxCallers is how many callers a Memory limiter remembers unless told otherwise:
+// some 20 to 40 MB.
+const DefaultMaxCallers = 1_000_000
+
+// sweepEvery is how often, at most, a full table is swept of callers whose budget is whole.
+const sweepEvery = int64(time.Second)
 
 // NewMemory returns a Memory limiter of limit requests per window, on the clock now (time.Now
 // when nil).
@@ -49,60 +63,70 @@ func NewMemory(limit int, window time.Duration, now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{limit: limit, window: window, now: now, callers: make(map[string]*history)}
+	interval := max(int64(window)/int64(max(limit, 1)), 1)
+	return &Memory{limit: limit, interval: interval, burst: interval * int64(limit-1), maxCallers: DefaultMaxCallers,
+		now: now, seed: maphash.MakeSeed(), tat: make(map[uint64]int64)}
 }
 
-// Allow counts a request of caller if the window has room for it.
+// WithMaxCallers sets how many callers m remembers at most (at least 1), and returns m.
+func (m *Memory) WithMaxCallers(n int) *Memory {
+	m.maxCallers = max(n, 1)
+	return m
+}
+
+// Allow counts a request of caller if its budget has room for it.
 func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
-	now := m.now()
-	start := now.Add(-m.window)
+	now := m.now().UnixNano()
+	key := maphash.String(m.seed, caller)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if now.Sub(m.swept) > m.window {
-		m.sweep(start)
+	if now-m.swept > m.interval*int64(m.limit) {
+		m.sweep(now)
 	}
-	h := m.callers[caller]
-	if h == nil {
-		// No room is reserved: most callers make a few codes and go, and append grows the ring
-		// of those who stay up to limit.
-		h = &history{}
-		m.callers[caller] = h
-	}
+	tat, seen := m.tat[key]
+	tat = max(tat, now)
 	d := Decision{Limit: m.limit}
-	// The requests in the window are the ring's times after start; the oldest comes first.
-	oldest := h.next % max(len(h.times), 1)
-	used := 0
-	for i := range h.times {
-		if h.times[(oldest+i)%len(h.times)].After(start) {
-			used = len(h.times) - i
-			break
-		}
-	}
-	if used < m.limit {
+	if tat-now <= m.burst {
 		d.Allowed = true
-		if len(h.times) < m.limit {
-			h.times = append(h.times, now)
-		} else {
-			h.times[h.next] = now
-			h.next = (h.next + 1) % m.limit
+		tat += m.interval
+		if !seen && len(m.tat) >= m.maxCallers {
+			m.makeRoom(now)
 		}
-		used++
+		m.tat[key] = tat
 	}
-	d.Remaining = m.limit - used
-	if used > 0 {
-		first := h.times[(h.next+len(h.times)-used)%len(h.times)]
-		d.Reset = first.Add(m.window).Sub(now)
-	}
+	debt := tat - now // until the budget is whole again
+	d.Remaining = int(max(0, (m.burst+m.interval-debt)/m.interval))
+	d.Reset = time.Duration(debt)
 	return d, nil
 }
 
-// sweep forgets the callers whose requests have all left the window.
-func (m *Memory) sweep(start time.Time) {
-	for caller, h := range m.callers {
-		newest := h.times[(h.next+len(h.times)-1)%len(h.times)]
-		if !newest.After(start) {
-			delete(m.callers, caller)
+// sweep forgets the callers whose budget is whole again.
+func (m *Memory) sweep(now int64) {
+	for key, tat := range m.tat {
+		if tat <= now {
+			delete(m.tat, key)
 		}
 	}
-	m.swept = start.Add(m.window)
+	m.swept = now
+}
+
+// makeRoom frees a place in a full table: by a sweep, at most every sweepEvery, and otherwise
+// by forgetting the caller with the least debt of eight sampled (map iteration starts at random).
+func (m *Memory) makeRoom(now int64) {
+	if now-m.swept >= sweepEvery {
+		if m.sweep(now); len(m.tat) < m.maxCallers {
+			return
+		}
+	}
+	var victim uint64
+	least, n := int64(math.MaxInt64), 0
+	for key, tat := range m.tat {
+		if tat < least {
+			victim, least = key, tat
+		}
+		if n++; n == 8 {
+			break
+		}
+	}
+	delete(m.tat, victim)
 }
