@@ -24,6 +24,7 @@ const (
 	CodeUsePost          Code = "USE_POST"               // a structured type asked for with GET
 	CodeNotEncodable     Code = "NOT_ENCODABLE"          // valid, but no QR Code or image can hold it
 	CodeBodyTooLarge     Code = "BODY_TOO_LARGE"         // a request body over MaxBody
+	CodeHeadersTooLarge  Code = "HEADERS_TOO_LARGE"      // request headers over MaxHeaderBytes
 	CodeUnsupportedMedia Code = "UNSUPPORTED_MEDIA_TYPE" // a POST body that is not application/json
 	CodeRateLimited      Code = "RATE_LIMITED"           // over the budget of codes a minute
 	CodeNotFound         Code = "NOT_FOUND"              // no such path
@@ -66,6 +67,7 @@ var Codes = []CodeInfo{
 	{CodeMethodNotAllowed, http.StatusMethodNotAllowed, "The path does not take this method; Allow lists those it takes."},
 	{payload.CodePayloadTooLarge, http.StatusRequestEntityTooLarge, "data, text or the generated payload has more than 2,048 characters."},
 	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body is larger than 64 KiB."},
+	{CodeHeadersTooLarge, http.StatusRequestHeaderFieldsTooLarge, "The request line and headers are larger than 16 KiB."},
 	{CodeUnsupportedMedia, http.StatusUnsupportedMediaType, "The POST body is not application/json."},
 	{CodeNotEncodable, http.StatusUnprocessableEntity, "The payload does not fit a QR Code at this error correction level, or the image is too small for its modules."},
 	{CodeRateLimited, http.StatusTooManyRequests, "More than the allowed codes a minute; wait Retry-After seconds."},

@@ -82,6 +82,15 @@ func (r *Request) Encoding() qr.Options {
 // the image sits on a wide light ground.
 const CodeSmallQuietZone = "SMALL_QUIET_ZONE"
 
+// CodeNoPublicURL warns that image_url and svg_url are null for a public payload: the request
+// named no host (an HTTP/1.0 request without Host) and no base URL is configured, so there is
+// no address to give.
+const CodeNoPublicURL = "NO_PUBLIC_URL"
+
+// MaxHeaderBytes is the most bytes a request's line and headers may take; more is 431
+// HEADERS_TOO_LARGE.
+const MaxHeaderBytes = 16 << 10
+
 // Warnings returns what about the request's style some readers mishandle, though it is valid.
 func (r *Request) Warnings() []Warning {
 	if r.Margin < DefaultMargin {

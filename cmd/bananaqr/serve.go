@@ -199,7 +199,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       c.idleTimeout,
-		MaxHeaderBytes:    16 << 10,
+		MaxHeaderBytes:    4 * api.MaxHeaderBytes, // over api.MaxHeaderBytes the handler answers 431 with the error object
 		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
 	}
 	// Both listeners are open before either is served, so that a busy port fails the start

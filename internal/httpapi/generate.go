@@ -33,6 +33,13 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	if !s.admit(w, r) {
 		return
 	}
+	// A body declared too large is refused before a byte of it is read: with Expect:
+	// 100-continue the client then never gets 100 Continue and never sends it.
+	if r.ContentLength > api.MaxBody {
+		s.writeError(w, r, api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB; a code holds far less.",
+			"the body is larger than %d bytes", api.MaxBody))
+		return
+	}
 	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
 		s.writeError(w, r, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
 			"the body is not application/json"))
@@ -162,9 +169,16 @@ func (s *Server) response(r *http.Request, req *api.Request, res *generate.Resul
 		return out
 	}
 	text, query := p.Text, req.Query(p)
+	out.Payload = &text
 	base := s.baseURL(r)
+	if base == "" {
+		out.Markdown = "![QR code](" + out.PNGDataURL + ")"
+		out.Warnings = append(out.Warnings, api.Warning{Code: api.CodeNoPublicURL, Field: "",
+			Message: "The request named no host and the service has no base URL configured, so image_url and svg_url are null; the Markdown embeds the image."})
+		return out
+	}
 	imageURL, svgURL := base+"/api/qr-code.png?"+query, base+"/api/qr-code.svg?"+query
-	out.Payload, out.ImageURL, out.SVGURL = &text, &imageURL, &svgURL
+	out.ImageURL, out.SVGURL = &imageURL, &svgURL
 	out.Markdown = "![QR code](" + imageURL + ")"
 	return out
 }

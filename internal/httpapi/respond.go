@@ -95,7 +95,8 @@ func (s *Server) trusted(a netip.Addr) bool {
 }
 
 // baseURL returns the scheme and host that image URLs start with: the configured base URL, or
-// the request's (X-Forwarded-Proto and X-Forwarded-Host believed from trusted proxies only).
+// the request's (X-Forwarded-Proto and X-Forwarded-Host believed from trusted proxies only); ""
+// when there is neither (an HTTP/1.0 request without Host).
 func (s *Server) baseURL(r *http.Request) string {
 	if s.cfg.BaseURL != "" {
 		return s.cfg.BaseURL
@@ -111,6 +112,9 @@ func (s *Server) baseURL(r *http.Request) string {
 		if h := r.Header.Get("X-Forwarded-Host"); h != "" && !strings.ContainsAny(h, "/?#@ ,") {
 			host = h
 		}
+	}
+	if host == "" {
+		return ""
 	}
 	return scheme + "://" + host
 }

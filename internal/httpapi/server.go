@@ -126,6 +126,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Origin") != "" { // a browser's cross-origin request: let its script read our headers
 		h.Set("Access-Control-Expose-Headers", exposedHeaders)
 	}
+	if headerBytes(r) > api.MaxHeaderBytes {
+		s.writeError(w, r, api.NewError(api.CodeHeadersTooLarge, "", "Send at most 16 KiB of request line and headers: leave out large cookies or custom headers.",
+			"the request line and headers are larger than %d bytes", api.MaxHeaderBytes))
+		return
+	}
 	methods, ok := s.routes[r.URL.Path]
 	if !ok {
 		s.writeError(w, r, api.NewError(api.CodeNotFound, "", "See /openapi.json for the paths of the API.", "there is no %s", r.URL.Path))
@@ -168,6 +173,22 @@ func allowed(methods map[string]http.HandlerFunc) string {
 }
 
 // health answers the liveness checks (spec 4.6).
+// headerBytes returns about how many bytes r's request line and headers took on the wire.
+// The Go server's own cap (http.Server.MaxHeaderBytes) is set above api.MaxHeaderBytes, so that
+// requests between the two get the API's error object rather than the server's plain text.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	if r.Host != "" && r.Header.Get("Host") == "" {
+		n += len("Host: ") + len(r.Host) + 2 // the Go server moves Host out of Header
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
+
 // contrast answers GET /api/contrast: whether readers can tell color from background, by the
 // rule every code is held to. It makes no code, so it is not rate-limited; its answer depends
 // on the query alone and may be cached.
@@ -297,7 +318,7 @@ func (s *Server) admitCaller(ctx context.Context, caller string) (ratelimit.Deci
 func (s *Server) mcp(h http.Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(mcpserver.CallerHeader, s.caller(r))
-		r.Header.Set(mcpserver.BaseURLHeader, s.baseURL(r))
+		r.Header.Set(mcpserver.BaseURLHeader, s.baseURL(r)) // empty when there is none: no link
 		h.ServeHTTP(w, r)
 	}
 }

@@ -150,8 +150,8 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
 	}}
-	if p := res.Payload; !p.Private {
-		link := req.Extra.Header.Get(BaseURLHeader) + "/api/qr-code.png?" + r.Query(p)
+	if base, p := req.Extra.Header.Get(BaseURLHeader), res.Payload; !p.Private && base != "" {
+		link := base + "/api/qr-code.png?" + r.Query(p)
 		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
 	}
 	for _, wn := range res.Warnings {
