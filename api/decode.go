@@ -193,15 +193,17 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 		}
 		switch name {
 		case "type":
-			switch t := payload.Type(v); t {
-			case payload.URL, payload.Text:
-				r.Payload.Type = t
-			case payload.WiFi, payload.VCard, payload.Email, payload.SMS:
+			// The private types are made with POST, so that their fields stay out of URLs and
+			// logs; which types are private is payload's one judgement (Type.Private).
+			switch t := payload.Type(v); {
+			case !slices.Contains(payload.Types, t):
+				return r, NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
+					"type %q is not a payload type", v)
+			case t.Private():
 				return r, NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
 					"type %s is made with POST, not GET", v)
 			default:
-				return r, NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
-					"type %q is not a payload type", v)
+				r.Payload.Type = t
 			}
 		case "size", "margin":
 			n, err := parseInt(name, v)

@@ -26,7 +26,7 @@ func fuzzBuild(t *testing.T, r *Request) (p Payload, ok bool) {
 	if !utf8.ValidString(p.Text) || utf8.RuneCountInString(p.Text) > MaxLen || p.Text == "" {
 		t.Fatalf("%+v: payload %q", r, p.Text)
 	}
-	if p.Private != (p.Type.Private() || Infer(p.Text).Private()) {
+	if _, private := Classify(p.Text); p.Private != (p.Type.Private() || private) {
 		t.Fatalf("%+v: %s payload %q private %v", r, p.Type, p.Text, p.Private)
 	}
 	return p, true

@@ -9,7 +9,6 @@
 package payload
 
 import (
-	"strings"
 	"unicode/utf8"
 )
 
@@ -144,7 +143,8 @@ func Build(r *Request) (Payload, error) {
 			"the payload has %d characters, more than %d", n, MaxLen)
 	}
 	p.Type = t
-	p.Private = t.Private() || Infer(p.Text).Private()
+	_, private := Classify(p.Text)
+	p.Private = t.Private() || private
 	return p, nil
 }
 
@@ -156,24 +156,6 @@ func (t Type) valid() bool {
 		}
 	}
 	return false
-}
-
-// Infer returns the type that a payload's content shows: WIFI: is wifi, BEGIN:VCARD vcard,
-// mailto: or MATMSG: email, SMSTO: or sms: sms, http:// or https:// url, and anything else
-// text. Prefixes are matched without regard to case.
-func Infer(s string) Type {
-	for _, c := range []struct {
-		prefix string
-		t      Type
-	}{
-		{"WIFI:", WiFi}, {"BEGIN:VCARD", VCard}, {"mailto:", Email}, {"MATMSG:", Email},
-		{"SMSTO:", SMS}, {"sms:", SMS}, {"http://", URL}, {"https://", URL},
-	} {
-		if len(s) >= len(c.prefix) && strings.EqualFold(s[:len(c.prefix)], c.prefix) {
-			return c.t
-		}
-	}
-	return Text
 }
 
 // buildText returns text as it is.

@@ -111,7 +111,7 @@ func TestBuild(t *testing.T) {
 		{"data typed text still private", Request{Data: "WIFI:T:WPA;S:x;P:secret12;;", Type: Text}, "WIFI:T:WPA;S:x;P:secret12;;", Text, true, 0},
 		{"url holding a wifi config", Request{Type: URL, URL: "WIFI:S:x;P:y;;"}, "wifi:S:x;P:y;;", URL, true, 0},
 		{"url mailto", Request{Type: URL, URL: "MailTo:a@b.c"}, "mailto:a@b.c", URL, true, 0},
-		{"url tel", Request{Type: URL, URL: "tel:+1 555"}, "tel:+1 555", URL, false, 0},
+		{"url tel", Request{Type: URL, URL: "tel:+1 555"}, "tel:+1 555", URL, true, 0}, // a phone number: private (see Classify)
 		{"url ipv6", Request{Type: URL, URL: "http://[::1]:8080/a b"}, "http://[::1]:8080/a%20b", URL, false, 0},
 		{"url port kept", Request{Type: URL, URL: "https://Example.com:443"}, "https://example.com:443", URL, false, 0},
 		{"url dots kept", Request{Type: URL, URL: "https://a.com/x/../y/?b=2&a=1#F"}, "https://a.com/x/../y/?b=2&a=1#F", URL, false, 0},
