@@ -61,6 +61,7 @@ var classifyCases = []struct {
 	{"https", "https://example.com/a?b=c", URL, false},
 	{"http upper case", "HTTP://EXAMPLE.COM", URL, false},
 	{"url with user information", "https://bank.example@evil.example/", Text, false},
+	{"url with a bad host", "https://a..com/", Text, false},
 	{"plain text", "Hello, world", Text, false},
 	{"address after a colon", "Contact: anna@example.com", Text, false},
 	{"javascript", "javascript:alert(1)", Text, false},

@@ -82,7 +82,8 @@ type Payload struct {
 // Build makes the payload of r, or returns an *Error that names the field at fault.
 //
 // Raw data is taken as it is (only control characters other than tab, line feed and carriage
-// return are refused); its type is r.Type if given, else the one its content shows (see Infer).
+// return are refused, and data of type url must pass the URL rule); its type is r.Type if
+// given, else the one its content shows (see Classify).
 // A payload is private when its type is, and also when its content shows a private type whatever
 // the type given: a Wi-Fi password sent as "text" is still a Wi-Fi password.
 func Build(r *Request) (Payload, error) {
@@ -93,6 +94,14 @@ func Build(r *Request) (Payload, error) {
 	case r.Data != "":
 		if err = checkText("data", r.Data); err != nil {
 			return Payload{}, err
+		}
+		// Data given as a url is labelled url and echoed as one, so it must be one: the URL
+		// rule's refusals hold (javascript:, user information, bad hosts), though the data is
+		// encoded as it is.
+		if t == URL {
+			if _, err = NormalizeURL("data", r.Data); err != nil {
+				return Payload{}, err
+			}
 		}
 		if t == "" {
 			t = Infer(r.Data)
@@ -171,14 +180,16 @@ func missing(field, what string) *Error {
 	return fail(CodeMissingField, field, "Add "+field+": "+what+".", "%s is required", field)
 }
 
-// checkText refuses invalid UTF-8 and the control characters (C0) other than tab, line feed and
-// carriage return in a text value.
+// checkText refuses invalid UTF-8 and the control characters in a text value: C0 other than
+// tab, line feed and carriage return, DEL and C1 (U+0080 to U+009F), the whole of Unicode's
+// general category Cc. C1 controls are invisible, and terminals act on them (U+009B is CSI, the
+// 8-bit escape sequence introducer of ECMA-48); U+0085 is a line break to some readers only.
 func checkText(field, s string) error {
 	if !utf8.ValidString(s) {
 		return fail(CodeInvalidText, field, "Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
 	}
-	for _, c := range []byte(s) {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+	for _, c := range s {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f) {
 			return fail(CodeInvalidText, field, "Remove control characters from "+field+"; tab, line feed and carriage return are allowed.",
 				"%s holds the control character U+%04X", field, c)
 		}

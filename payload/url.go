@@ -2,6 +2,7 @@ package payload
 
 import (
 	"net/netip"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -95,6 +96,10 @@ func NormalizeURL(field, s string) (string, error) {
 			return bad("Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
 		}
 	}
+	// A port is 16 bits (RFC 6335 6); the WHATWG URL parser fails on one above 65535.
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n > 65535) {
+		return bad("Give a port from 0 to 65535.", "%s has a port above 65535", field)
+	}
 	if h, ok := asciiHost(host); ok {
 		host = h
 	} else {
@@ -109,7 +114,11 @@ func NormalizeURL(field, s string) (string, error) {
 
 // asciiHost returns host in IDNA A-labels and lower case (an IPv6 address in brackets as it
 // is), and false when it is not a host name: after IDNA, letters, digits, hyphens, dots and
-// underscores only.
+// underscores only, in labels of 1 to 63 characters and 253 in all (RFC 1034 3.1, RFC 1035
+// 2.3.4), one final dot allowed. A name whose last label is a number, decimal or 0x hex, is
+// read by browsers as an IPv4 address (WHATWG URL, "ends in a number"), where 0x7f.1 and
+// 010.0.0.1 are other addresses than they look: such a name must be an IPv4 address of four
+// decimal parts without leading zeros, and 1.2.3.4.5 is refused.
 func asciiHost(host string) (string, bool) {
 	if strings.HasPrefix(host, "[") {
 		inner, ok := strings.CutSuffix(host[1:], "]")
@@ -122,6 +131,22 @@ func asciiHost(host string) (string, bool) {
 	}
 	for i := 0; i < len(a); i++ {
 		if c := a[i]; !isAlpha(c) && !isDigit(c) && c != '-' && c != '.' && c != '_' {
+			return "", false
+		}
+	}
+	name := strings.TrimSuffix(a, ".")
+	labels := strings.Split(name, ".")
+	if len(name) > 253 {
+		return "", false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 {
+			return "", false
+		}
+	}
+	last := strings.ToLower(labels[len(labels)-1])
+	if hex, ok := strings.CutPrefix(last, "0x"); strings.Trim(last, "0123456789") == "" || ok && strings.Trim(hex, "0123456789abcdef") == "" {
+		if ip, err := netip.ParseAddr(name); err != nil || !ip.Is4() {
 			return "", false
 		}
 	}

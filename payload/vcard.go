@@ -60,7 +60,7 @@ func buildVCard(r *Request) (string, error) {
 	property("TITLE", strings.TrimSpace(title))
 	property("TEL", strings.TrimSpace(r.Phone))
 	if email := strings.TrimSpace(r.Email); email != "" {
-		if err := checkAddress("email", email); err != nil {
+		if _, err := checkAddress("email", email); err != nil {
 			return "", err
 		}
 		property("EMAIL", email)
