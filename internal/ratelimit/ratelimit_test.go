@@ -142,7 +142,10 @@ func TestMemoryMillionCallers(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	rss := vmRSS(t)
 	t.Logf("%d callers remembered; heap in use %.1f MB, RSS %.1f MB", len(m.tat), float64(ms.HeapInuse)/(1<<20), float64(rss)/(1<<20))
-	if rss > 150<<20 {
+	if ms.HeapInuse > 100<<20 {
+		t.Errorf("heap in use %d MB", ms.HeapInuse>>20)
+	}
+	if rss > 150<<20 && !raceDetector {
 		t.Errorf("RSS %d MB", rss>>20)
 	}
 }
