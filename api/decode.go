@@ -50,10 +50,9 @@ func DecodeJSON(body []byte) (Request, error) {
 		return r, NewError(CodeInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	var fields map[string]json.RawMessage
-	if err := dec.Decode(&fields); err != nil || fields == nil {
-		return r, NewError(CodeInvalidJSON, "", `Send one JSON object, such as {"type":"url","url":"https://example.com"}.`,
-			"the body is not a JSON object")
+	fields, err := readObject(dec)
+	if err != nil {
+		return r, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return r, NewError(CodeInvalidJSON, "", "Send exactly one JSON object, with nothing after it.", "the body has data after the JSON object")
@@ -65,6 +64,38 @@ func DecodeJSON(body []byte) (Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// readObject reads one JSON object from dec: its properties by name, each value as it is. A
+// name given twice is refused: RFC 8259 4 leaves duplicate names to the reader and readers
+// differ (Go's encoding/json keeps the last value, others the first), so which one was meant is
+// unknown, as with a query parameter given twice. Names are compared unescaped.
+func readObject(dec *json.Decoder) (map[string]json.RawMessage, error) {
+	notObject := NewError(CodeInvalidJSON, "", `Send one JSON object, such as {"type":"url","url":"https://example.com"}.`,
+		"the body is not a JSON object")
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, notObject
+	}
+	fields := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, ok := tok.(string)
+		if err != nil || !ok {
+			return nil, notObject
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, notObject
+		}
+		if _, dup := fields[name]; dup {
+			return nil, NewError(CodeInvalidJSON, name, "Give "+name+" once.", "the body gives %q more than once", name)
+		}
+		fields[name] = raw
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, notObject
+	}
+	return fields, nil
 }
 
 // setJSON sets property name from its JSON value.

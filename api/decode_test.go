@@ -53,3 +53,38 @@ func TestQueryPrivateTypes(t *testing.T) {
 		t.Errorf("type=WIFI: %v", err)
 	}
 }
+
+// TestDecodeJSONDuplicate: a property given twice is refused (INVALID_JSON naming it), as a
+// repeated query parameter is: which one was meant? RFC 8259 4 leaves duplicate names to the
+// reader, and readers differ (Go's encoding/json keeps the last, others the first). Names are
+// compared after unescaping, so "d\u0061ta" is data.
+func TestDecodeJSONDuplicate(t *testing.T) {
+	for body, field := range map[string]string{
+		`{"data":"a","data":"b"}`:                      "data",
+		`{"data":"a","d\u0061ta":"b"}`:                 "data",
+		`{"size":512,"text":"x","size":512}`:           "size",
+		`{"type":"wifi","ssid":"x","ssid":"y"}`:        "ssid",
+		`{"bogus":1,"bogus":2}`:                        "bogus",
+		`{"text":"a","nested":{"k":1,"k":2},"text":1}`: "text",
+	} {
+		_, err := DecodeJSON([]byte(body))
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeInvalidJSON || e.Field != field || e.Hint == "" {
+			t.Errorf("%s: %v; want INVALID_JSON on %s", body, err, field)
+		}
+	}
+	// Distinct names in any order are fine; names repeated inside a nested value are not the
+	// request's own (a nested value is a wrong type or an unknown field anyway), so above the
+	// repeated top-level "text" is what is reported. Malformed bodies stay INVALID_JSON.
+	for _, body := range []string{`{"data":"a","text":"b"}`, `{"text":"a","size":512,"format":"png"}`} {
+		if _, err := DecodeJSON([]byte(body)); err != nil {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
+	for _, body := range []string{`{"data":"a",}`, `{"data" "a"}`, `{"data":"a"`, `{"data":"a"}x`, `{"data":"a"} {}`, `null`, `[]`, `"x"`, `{`, `{,}`} {
+		_, err := DecodeJSON([]byte(body))
+		if e := ErrorOf(err); err == nil || e.Code != CodeInvalidJSON {
+			t.Errorf("%s: %v; want INVALID_JSON", body, err)
+		}
+	}
+}
