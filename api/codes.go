@@ -43,7 +43,7 @@ type CodeInfo struct {
 // Codes lists every error code the service sends, the payload's included, in the order the
 // README and the OpenAPI document show them.
 var Codes = []CodeInfo{
-	{CodeInvalidJSON, http.StatusBadRequest, "The body is not one JSON object."},
+	{CodeInvalidJSON, http.StatusBadRequest, "The body is not one JSON object, or gives a property twice."},
 	{CodeUnknownField, http.StatusBadRequest, "The body has a property the request does not define."},
 	{CodeWrongType, http.StatusBadRequest, "A JSON value has the wrong type, such as \"size\": \"1024\"."},
 	{CodeInvalidQuery, http.StatusBadRequest, "The query string cannot be parsed, or a parameter is given twice."},
