@@ -298,7 +298,9 @@ func TestCodeDecodes(t *testing.T) {
 		{"wifi", func(r *api.Request) {
 			r.Payload = payload.Request{Type: payload.WiFi, SSID: "Café;1", Password: "correct horse", Hidden: true}
 		}, `WIFI:T:WPA;S:Café\;1;P:correct horse;H:true;;`},
-		{"sms", func(r *api.Request) { r.Payload = payload.Request{Type: payload.SMS, Phone: "+1 555 123 4567", Message: "hi"} },
+		{"sms", func(r *api.Request) {
+			r.Payload = payload.Request{Type: payload.SMS, Phone: "+1 555 123 4567", Message: "hi"}
+		},
 			"SMSTO:+15551234567:hi"},
 		{"unicode text, small", func(r *api.Request) { r.Payload, r.Size = text("Grüße, 香蕉 🍌"), 128 }, "Grüße, 香蕉 🍌"},
 		{"banana, rounded, H", func(r *api.Request) {
@@ -308,7 +310,9 @@ func TestCodeDecodes(t *testing.T) {
 			r.Payload, r.Margin = text("dark blue on cream"), 1
 			r.Color, r.Background = color.RGBA{0x10, 0x20, 0x60, 0xff}, color.RGBA{0xff, 0xf8, 0xe0, 0xff}
 		}, "dark blue on cream"},
-		{"long, level L", func(r *api.Request) { r.Payload, r.ECC, r.Size = text(strings.Repeat("0123456789abcdef", 120)), qr.L, 2048 },
+		{"long, level L", func(r *api.Request) {
+			r.Payload, r.ECC, r.Size = text(strings.Repeat("0123456789abcdef", 120)), qr.L, 2048
+		},
 			strings.Repeat("0123456789abcdef", 120)},
 	}
 	for _, tt := range tests {
