@@ -237,11 +237,7 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 				r.Payload.Type = t
 			}
 		case "size", "margin":
-			n, err := parseInt(name, v)
-			if err != nil {
-				return r, err
-			}
-			if err := r.setInt(name, n); err != nil {
+			if err := r.SetStyle(name, v); err != nil {
 				return r, err
 			}
 		case "download":

@@ -142,6 +142,23 @@ var (
 	levels  = map[string]qr.Level{"L": qr.L, "M": qr.M, "Q": qr.Q, "H": qr.H}
 )
 
+// SetStyle sets the style field name (color, background, format, logo, corners, ecc, size or
+// margin) from its text form, as a query string gives it, with the API's checks and errors:
+// what bananaqr encode's flags go through.
+func (r *Request) SetStyle(name, value string) error {
+	if name == "size" || name == "margin" {
+		n, err := parseInt(name, value)
+		if err != nil {
+			return err
+		}
+		return r.setInt(name, n)
+	}
+	if ok, err := r.setStyle(name, value); ok {
+		return err
+	}
+	return unknownField(name)
+}
+
 // setStyle sets the style field name (not a payload field) from its text form; ok is false when
 // name is not a style field.
 func (r *Request) setStyle(name, value string) (ok bool, err error) {

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -109,53 +110,25 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bananaqr: "+format+"\n", a...)
 		return 2
 	}
-	level, err := qr.ParseLevel(*ecc)
-	if err != nil {
-		return usageError("-ecc: %v", err)
+	// The flags make the same request the HTTP API reads, through the same rules and errors.
+	r := api.NewRequest()
+	for name, value := range map[string]string{"ecc": *ecc, "margin": strconv.Itoa(*margin), "size": strconv.Itoa(*size),
+		"color": *fg, "background": *bg, "corners": *corners, "logo": *logo} {
+		if err := r.SetStyle(name, value); err != nil {
+			return usageError("-%s: %s", name, apiMessage(api.ErrorOf(err)))
+		}
 	}
-	o := defaults
-	o.Size, o.Margin = *size, *margin
-	if o.Foreground, err = render.ParseColor(*fg); err != nil {
-		return usageError("-color: %v", err)
-	}
-	if o.Background, err = render.ParseColor(*bg); err != nil {
-		return usageError("-background: %v", err)
-	}
-	// The service's colour rule (package contrast), with its message and hint.
-	colours := api.Request{Color: o.Foreground, Background: o.Background}
-	if err := colours.Check(); err != nil {
-		return usageError("%s", apiMessage(api.ErrorOf(err)))
-	}
-	switch *corners {
-	case "square":
-	case "rounded":
-		o.Corners = render.Rounded
-	default:
-		return usageError("-corners %q: want square or rounded", *corners)
-	}
-	switch *logo {
-	case "none":
-	case "banana":
-		o.Logo = render.Banana
-	default:
-		return usageError("-logo %q: want none or banana", *logo)
-	}
-	if *margin < 0 || *margin > render.MaxMargin {
-		return usageError("-margin %d: want 0..%d", *margin, render.MaxMargin)
-	}
-	var draw func(*qr.Symbol, render.Options) ([]byte, error)
 	switch ext := strings.ToLower(filepath.Ext(*out)); {
 	case *out == "":
 	case ext == ".svg":
-		draw = render.SVG
+		r.Format = api.FormatSVG
 	case ext == ".png":
-		draw = render.PNG
+		r.Format = api.FormatPNG
 	default:
 		return usageError("-o %s: the file name must end in .svg or .png", *out)
 	}
 
 	text := strings.Join(fs.Args(), " ")
-	var fields *payload.Request // the -type fields, as read by the API
 	if *typeFields.values["type"] != "" {
 		if fs.NArg() > 0 {
 			return usageError("give either a text or -type with its fields, not both")
@@ -164,52 +137,52 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError("%s", apiMessage(api.ErrorOf(err)))
 		}
-		fields = &pr
-	} else if fs.NArg() == 0 || text == "-" {
-		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
-		if err != nil {
-			fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
-			return 1
+		r.Payload = pr
+	} else {
+		if fs.NArg() == 0 || text == "-" {
+			b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
+			if err != nil {
+				fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
+				return 1
+			}
+			text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 		}
-		text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+		r.Payload.Data = text
 	}
 	if *remote != "" {
-		r := api.NewRequest()
-		if fields != nil {
-			r.Payload = *fields
-		} else {
-			r.Payload.Data = text
-		}
-		r.ECC, r.Size, r.Margin, r.Color, r.Background, r.Corners, r.Logo = level, o.Size, o.Margin, o.Foreground, o.Background, o.Corners, o.Logo
 		return encodeRemote(*remote, r, *out, *invert, stdout, stderr)
 	}
-	if fields != nil {
-		p, err := payload.Build(fields)
-		if err != nil {
-			return usageError("%s", apiMessage(api.ErrorOf(err)))
+	return encodeLocal(&r, *out, *invert, stdout, stderr)
+}
+
+// encodeLocal makes the code of r on this machine, through the service's own pipeline (package
+// generate), and writes it to the file out or, when out is empty, to the terminal. An error the
+// API would answer with 400 exits 2, any other 1, as with -remote.
+func encodeLocal(r *api.Request, out string, invert bool, stdout, stderr io.Writer) int {
+	var err error
+	if out == "" {
+		var s *qr.Symbol
+		if _, s, err = generate.Symbol(r); err == nil {
+			first, side := s.Cover()
+			err = render.Terminal(stdout, render.Cleared(s, first, side), r.Margin, invert)
 		}
-		text = p.Text
-	}
-	if draw != nil {
-		o.Title = svgTitle(text) // the PNG writer ignores it
-	}
-	encoding := qr.Options{Level: level}
-	if o.Logo == render.Banana {
-		encoding.Cover = render.LogoPad
-	}
-	s, err := qr.Encode(text, encoding)
-	if err != nil {
-		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
-		return 1
-	}
-	if draw == nil {
-		first, side := s.Cover()
-		err = render.Terminal(stdout, render.Cleared(s, first, side), *margin, *invert)
 	} else {
-		var image []byte
-		if image, err = draw(s, o); err == nil {
-			err = os.WriteFile(*out, image, 0o644)
+		var res *generate.Result
+		if res, err = generate.Code(r); err == nil {
+			image := res.SVG
+			if r.Format == api.FormatPNG {
+				image = res.PNG
+			}
+			err = os.WriteFile(out, image, 0o644)
+			res.Release()
 		}
+	}
+	if e := api.ErrorOf(err); err != nil && e.Code != api.CodeInternal {
+		fmt.Fprintf(stderr, "bananaqr: %s\n", apiMessage(e))
+		if e.Status == 400 {
+			return 2
+		}
+		return 1
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: %v\n", err)
@@ -273,17 +246,6 @@ func (f *payloadFields) request() (payload.Request, error) {
 	}
 	r, err := api.DecodeJSON(raw)
 	return r.Payload, err
-}
-
-// svgTitle is the accessible name the service gives the SVG of a code of text (generate.Title):
-// the text when it is public, else only its type. Text the service would not take (too long,
-// control characters) is named by its type alone.
-func svgTitle(text string) string {
-	p, err := payload.Build(&payload.Request{Data: text})
-	if err != nil {
-		p = payload.Payload{Type: payload.Infer(text), Private: true}
-	}
-	return generate.Title(p)
 }
 
 // apiMessage is an API error as encode reports it: the message, the code, and the hint on a

@@ -79,13 +79,17 @@ func TestErrors(t *testing.T) {
 	}{
 		{nil, "", 2, "Usage"},
 		{[]string{"frobnicate"}, "", 2, `unknown command "frobnicate"`},
-		{[]string{"encode", "--ecc", "X", "hi"}, "", 2, "unknown error correction level"},
-		{[]string{"encode", "--margin", "17", "hi"}, "", 2, "-margin 17"},
+		// The flags go through the API's own rules, with its messages, codes and hints.
+		{[]string{"encode", "--ecc", "X", "hi"}, "", 2, "-ecc: ecc \"X\" is not L, M, Q or H (upper case) (INVALID_VALUE)"},
+		{[]string{"encode", "--margin", "17", "hi"}, "", 2, "-margin: margin 17 is out of range 0..16 (INVALID_VALUE)"},
+		{[]string{"encode", "--corners", "oval", "hi"}, "", 2, "-corners: corners \"oval\" is not square or rounded (INVALID_VALUE)"},
 		// The service's colour rule, offline too: WCAG 3.04:1, but zxing-cpp cannot read it.
 		{[]string{"encode", "--color", "E0701A", "--background", "FFF8E1", "-o", "x.png", "hi"}, "", 2, "LOW_CONTRAST)\nUse a darker color, such as #B75C15."},
 		{[]string{"encode", "--bogus"}, "", 2, "flag provided but not defined"},
-		{[]string{"encode"}, strings.Repeat("a", 3000), 1, "at most 2331 bytes fit"},
-		{[]string{"encode", "\xff"}, "", 1, "not valid UTF-8"},
+		// The service's limits hold offline too: one pipeline.
+		{[]string{"encode"}, strings.Repeat("a", 3000), 1, "(PAYLOAD_TOO_LARGE)"},
+		{[]string{"encode", "--ecc", "H", "-o", "x.png"}, strings.Repeat("a", 2000), 1, "at most 1273 bytes"},
+		{[]string{"encode", "\xff"}, "", 2, "(INVALID_TEXT)"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.message) {

@@ -44,29 +44,37 @@ func (r *Result) Release() {
 	r.SVG, r.PNG = nil, nil
 }
 
-// Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:
-// the colours' contrast, the payload's errors, and NOT_ENCODABLE when the payload does not fit a
-// symbol at the level asked for or the symbol does not fit the image.
-func Code(r *api.Request) (*Result, error) {
+// Symbol makes the symbol of r, everything of a code but its image: the colours checked, the
+// payload built, the symbol encoded as r asks (the logo's pad spared). Its errors are the API's,
+// as Code's.
+func Symbol(r *api.Request) (payload.Payload, *qr.Symbol, error) {
 	if err := r.Check(); err != nil {
-		return nil, err
+		return payload.Payload{}, nil, err
 	}
 	p, err := payload.Build(&r.Payload)
 	if err != nil {
-		return nil, err
+		return p, nil, err
 	}
 	s, err := qr.Encode(p.Text, r.Encoding())
 	var long *qr.TooLongError
 	if errors.As(err, &long) {
-		return nil, api.NewError(api.CodeNotEncodable, "",
+		return p, nil, api.NewError(api.CodeNotEncodable, "",
 			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
 			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
 	}
 	if errors.Is(err, qr.ErrCoverTooCostly) {
-		return nil, api.NewError(api.CodeNotEncodable, "logo",
+		return p, nil, api.NewError(api.CodeNotEncodable, "logo",
 			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare.",
 			"the payload (%d bytes) leaves too little error correction for the logo at level %s or above", len(p.Text), r.ECC)
 	}
+	return p, s, err
+}
+
+// Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:
+// the colours' contrast, the payload's errors, and NOT_ENCODABLE when the payload does not fit a
+// symbol at the level asked for or the symbol does not fit the image.
+func Code(r *api.Request) (*Result, error) {
+	p, s, err := Symbol(r)
 	if err != nil {
 		return nil, err
 	}
