@@ -70,7 +70,27 @@ func (p *plan) words() int               { return p.rows * p.stride }
 func (p *plan) bitmap() []uint64         { return make([]uint64, p.words()) }
 func (p *plan) isFunction(x, y int) bool { return bit(p.function, p.index(x, y)) }
 
+// newPlan builds the plan of version v. Its steps follow ISO/IEC 18004:2015: the function
+// patterns (6.3), the format and version information areas (7.9, 7.10), the placement order of
+// the data modules (7.7.3) and the data masks (7.8.2). The timing patterns come first, as in
+// Nayuki's qrcodegen, so that the finder patterns and separators then overwrite their ends.
 func newPlan(v int) *plan {
+	p := newBlankPlan(v)
+	p.drawTimingPatterns()
+	p.drawFinderPatterns()
+	p.drawSeparators()
+	p.drawAlignmentPatterns()
+	p.reserveFormatInformation()
+	p.drawDarkModule()
+	p.drawVersionInformation()
+	p.orderDataModules()
+	p.layMasks()
+	return p
+}
+
+// newBlankPlan returns the plan of version v with its bitmaps allocated and all light, and
+// no function pattern, placement order or mask yet.
+func newBlankPlan(v int) *plan {
 	size := symbolSize(v)
 	p := &plan{version: v, size: size, stride: (size + 63) / 64, rows: size + 2*pad}
 	p.function, p.pattern, p.patternT = p.bitmap(), p.bitmap(), p.bitmap()
@@ -78,94 +98,147 @@ func newPlan(v int) *plan {
 	for x := range size {
 		p.columns[x/64] |= 1 << (x % 64)
 	}
-	draw := func(x, y int, dark bool) {
-		setBit(p.function, p.index(x, y))
-		if dark {
-			setBit(p.pattern, p.index(x, y))
-			setBit(p.patternT, p.index(y, x))
-		} else {
-			clearBit(p.pattern, p.index(x, y))
-			clearBit(p.patternT, p.index(y, x))
+	return p
+}
+
+// setFunction marks the module at (x, y) as a function module, dark or light, overwriting whatever
+// an earlier step drew there.
+func (p *plan) setFunction(x, y int, dark bool) {
+	setBit(p.function, p.index(x, y))
+	if dark {
+		setBit(p.pattern, p.index(x, y))
+		setBit(p.patternT, p.index(y, x))
+	} else {
+		clearBit(p.pattern, p.index(x, y))
+		clearBit(p.patternT, p.index(y, x))
+	}
+}
+
+// drawTimingPatterns draws the timing patterns: row and column 6 alternate dark and light,
+// dark first (ISO/IEC 18004:2015 6.3.5).
+func (p *plan) drawTimingPatterns() {
+	for i := range p.size {
+		p.setFunction(6, i, i%2 == 0)
+		p.setFunction(i, 6, i%2 == 0)
+	}
+}
+
+// finderCentres returns the centres of the three finder patterns: top left, top right and
+// bottom left (ISO/IEC 18004:2015 6.3.3).
+func (p *plan) finderCentres() [3][2]int {
+	return [3][2]int{{3, 3}, {p.size - 4, 3}, {3, p.size - 4}}
+}
+
+// drawFinderPatterns draws the finder patterns in three corners: concentric squares of 7, 5
+// and 3 modules, dark, light, dark (ISO/IEC 18004:2015 6.3.3).
+func (p *plan) drawFinderPatterns() {
+	for _, c := range p.finderCentres() {
+		for dy := -3; dy <= 3; dy++ {
+			for dx := -3; dx <= 3; dx++ {
+				p.setFunction(c[0]+dx, c[1]+dy, max(abs(dx), abs(dy)) != 2)
+			}
 		}
 	}
+}
 
-	// Timing patterns: row and column 6 alternate dark and light, dark first (6.3.5).
-	for i := range size {
-		draw(6, i, i%2 == 0)
-		draw(i, 6, i%2 == 0)
-	}
-	// Finder patterns with their separators, in three corners (6.3.3, 6.3.4): concentric
-	// squares of 7, 5 and 3 modules, dark, light, dark, in a light border.
-	for _, c := range [3][2]int{{3, 3}, {size - 4, 3}, {3, size - 4}} {
+// drawSeparators draws the separators: a light border one module wide around each finder
+// pattern, where it lies inside the symbol (ISO/IEC 18004:2015 6.3.4).
+func (p *plan) drawSeparators() {
+	for _, c := range p.finderCentres() {
 		for dy := -4; dy <= 4; dy++ {
 			for dx := -4; dx <= 4; dx++ {
 				x, y := c[0]+dx, c[1]+dy
-				if 0 <= x && x < size && 0 <= y && y < size {
-					d := max(abs(dx), abs(dy))
-					draw(x, y, d != 2 && d != 4)
+				if max(abs(dx), abs(dy)) == 4 && 0 <= x && x < p.size && 0 <= y && y < p.size {
+					p.setFunction(x, y, false)
 				}
 			}
 		}
 	}
-	// Alignment patterns: 5×5, dark ring, light ring, dark centre, wherever they do not
-	// overlap a finder pattern (6.3.6).
-	centres := alignmentCentres(v)
+}
+
+// drawAlignmentPatterns draws the alignment patterns: 5×5, dark ring, light ring, dark
+// centre, at each pair of the version's centre coordinates except the three that would
+// overlap a finder pattern (ISO/IEC 18004:2015 6.3.6, Annex E).
+func (p *plan) drawAlignmentPatterns() {
+	centres := alignmentCentres(p.version)
+	last := len(centres) - 1
 	for i, cy := range centres {
 		for j, cx := range centres {
-			if i == 0 && j == 0 || i == 0 && j == len(centres)-1 || i == len(centres)-1 && j == 0 {
+			if i == 0 && j == 0 || i == 0 && j == last || i == last && j == 0 {
 				continue
 			}
 			for dy := -2; dy <= 2; dy++ {
 				for dx := -2; dx <= 2; dx++ {
-					draw(cx+dx, cy+dy, max(abs(dx), abs(dy)) != 1)
+					p.setFunction(cx+dx, cy+dy, max(abs(dx), abs(dy)) != 1)
 				}
 			}
 		}
 	}
-	// Format information: reserved now, drawn per mask (7.9.1). Bits 0–7 of the first copy
-	// run up column 8, bits 8–14 left along row 8, skipping the timing patterns; the second
-	// copy runs left along row 8 from the right edge (0–7) and down column 8 to the bottom
-	// (8–14). The module above the second copy's bit 8 is always dark (the "dark module").
-	var formatAt [2][15][2]module
-	for i := range 15 {
-		var a, b [2]int
-		switch {
-		case i < 6:
-			a = [2]int{8, i}
-		case i < 8:
-			a = [2]int{8, i + 1}
-		case i == 8:
-			a = [2]int{7, 8}
-		default:
-			a = [2]int{14 - i, 8}
-		}
-		if i < 8 {
-			b = [2]int{size - 1 - i, 8}
-		} else {
-			b = [2]int{8, size - 15 + i}
-		}
-		draw(a[0], a[1], false)
-		draw(b[0], b[1], false)
-		formatAt[0][i] = [2]module{p.module(a[0], a[1]), p.module(b[0], b[1])}
-		formatAt[1][i] = [2]module{p.module(a[1], a[0]), p.module(b[1], b[0])}
-	}
-	p.layFormat(&formatAt)
-	draw(8, size-8, true)
-	// Version information, versions 7 and up: 18 bits, in 6×3 blocks beside the top right
-	// and bottom left finder patterns (7.10).
-	if v >= 7 {
-		bits := versionBits(v)
-		for i := range 18 {
-			dark := bits>>i&1 != 0
-			a, b := size-11+i%3, i/3
-			draw(a, b, dark)
-			draw(b, a, dark)
-		}
-	}
+}
 
-	// Data modules, in placement order: two-module-wide columns from the right edge, going up
-	// and down in turn, right module before left, skipping column 6 (7.7.3).
-	p.order = make([]uint16, 0, rawDataModules(v))
+// formatModules returns the modules (x, y) of the two copies of format information bit i
+// (ISO/IEC 18004:2015 7.9.1, Figure 25). Bits 0–7 of the first copy run up column 8, bits
+// 8–14 left along row 8, skipping the timing patterns; the second copy runs left along row 8
+// from the right edge (0–7) and down column 8 to the bottom (8–14).
+func (p *plan) formatModules(i int) (a, b [2]int) {
+	switch {
+	case i < 6:
+		a = [2]int{8, i}
+	case i < 8:
+		a = [2]int{8, i + 1}
+	case i == 8:
+		a = [2]int{7, 8}
+	default:
+		a = [2]int{14 - i, 8}
+	}
+	if i < 8 {
+		b = [2]int{p.size - 1 - i, 8}
+	} else {
+		b = [2]int{8, p.size - 15 + i}
+	}
+	return a, b
+}
+
+// reserveFormatInformation reserves the format information areas, light, and fills p.format
+// with what each level and mask draws there at encoding (ISO/IEC 18004:2015 7.9.1).
+func (p *plan) reserveFormatInformation() {
+	var at [2][15][2]module
+	for i := range 15 {
+		a, b := p.formatModules(i)
+		p.setFunction(a[0], a[1], false)
+		p.setFunction(b[0], b[1], false)
+		at[0][i] = [2]module{p.module(a[0], a[1]), p.module(b[0], b[1])}
+		at[1][i] = [2]module{p.module(a[1], a[0]), p.module(b[1], b[0])}
+	}
+	p.layFormat(&at)
+}
+
+// drawDarkModule draws the module above the second copy of format information bit 8, at
+// (8, 4v+9), which is always dark (ISO/IEC 18004:2015 7.9.1).
+func (p *plan) drawDarkModule() { p.setFunction(8, p.size-8, true) }
+
+// drawVersionInformation draws the version information of versions 7 and up: 18 bits, in 6×3
+// blocks beside the top right and bottom left finder patterns, bit i at (size-11+i%3, i/3)
+// and its transpose (ISO/IEC 18004:2015 7.10, Figure 27).
+func (p *plan) drawVersionInformation() {
+	if p.version < 7 {
+		return
+	}
+	bits := versionBits(p.version)
+	for i := range 18 {
+		dark := bits>>i&1 != 0
+		a, b := p.size-11+i%3, i/3
+		p.setFunction(a, b, dark)
+		p.setFunction(b, a, dark)
+	}
+}
+
+// orderDataModules lists the data modules in placement order: two-module-wide columns from
+// the right edge, going up and down in turn, right module before left, skipping the vertical
+// timing pattern in column 6 (ISO/IEC 18004:2015 7.7.3).
+func (p *plan) orderDataModules() {
+	size := p.size
+	p.order = make([]uint16, 0, rawDataModules(p.version))
 	for right := size - 1; right >= 1; right -= 2 {
 		if right == 6 {
 			right = 5
@@ -183,11 +256,15 @@ func newPlan(v int) *plan {
 			}
 		}
 	}
-	// Mask patterns over the data modules (7.8.2, Table 10); i is the row, j the column.
+}
+
+// layMasks lays each of the eight data mask patterns over the data modules, and its
+// transpose (ISO/IEC 18004:2015 7.8.2, Table 10); i is the row, j the column.
+func (p *plan) layMasks() {
 	for m := range 8 {
 		p.mask[m], p.maskT[m] = p.bitmap(), p.bitmap()
-		for i := range size {
-			for j := range size {
+		for i := range p.size {
+			for j := range p.size {
 				if !p.isFunction(j, i) && maskCondition(m, i, j) {
 					setBit(p.mask[m], p.index(j, i))
 					setBit(p.maskT[m], p.index(i, j))
@@ -195,7 +272,6 @@ func newPlan(v int) *plan {
 			}
 		}
 	}
-	return p
 }
 
 // layFormat fills p.format from the modules of each format information bit's two copies.

@@ -114,6 +114,17 @@ const (
 // The program works on bytes, not characters: a byte outside ASCII can only go in byte mode,
 // and two byte segments are never better than one, so no UTF-8 sequence is ever split.
 func appendOptimalSegments(dst []segment, text string, v int, trace []byte) []segment {
+	if len(text) == 0 {
+		return dst
+	}
+	last := chooseModes(text, v, trace)
+	return appendTraced(dst, text, trace, last)
+}
+
+// chooseModes is the forward pass of the optimal segmentation of text in a version v symbol:
+// it fills trace (3*len(text) bytes or more) and returns the mode of the last segment of the
+// cheapest segmentation, the first in mode order on ties.
+func chooseModes(text string, v int, trace []byte) mode {
 	var head [3]int // the cost of starting a segment in each mode: indicators, in sixths
 	for m := range head {
 		head[m] = (4 + charCountBits(mode(m), v)) * 6
@@ -166,11 +177,13 @@ func appendOptimalSegments(dst []segment, text string, v int, trace []byte) []se
 			last = m
 		}
 	}
-	// Trace back from the end: byte i is in mode trace[3*i+m] when the state after it is m.
-	// The segments come out last to first and are put in order afterwards.
-	if len(text) == 0 {
-		return dst
-	}
+	return last
+}
+
+// appendTraced appends to dst the segments of the non-empty text that chooseModes traced, the
+// last in mode last. Going back from the end, byte i is in mode trace[3*i+m] when the state
+// after it is m; the segments come out last to first and are put in order afterwards.
+func appendTraced(dst []segment, text string, trace []byte, last mode) []segment {
 	start, end := len(dst), len(text)
 	cur := mode(trace[3*(len(text)-1)+int(last)])
 	run := cur // the mode of the segment that ends at end
