@@ -69,7 +69,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
 	h.Set("Cache-Control", "private, no-store")
-	d, ok := s.admitCaller(r.Context(), s.caller(r))
+	d, ok := s.gate.Admit(r.Context(), s.caller(r))
 	if d.Limit > 0 {
 		h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
 		h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
@@ -86,7 +86,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 
 // make makes the code of req and writes it as req.Format says.
 func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) {
-	res, err := s.generateCode(r.Context(), req)
+	res, err := s.gate.Code(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
 			// The client is gone: nothing is written, but the access log and the metrics get

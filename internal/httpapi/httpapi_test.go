@@ -443,21 +443,21 @@ func TestBurst(t *testing.T) {
 func TestOverloaded(t *testing.T) {
 	ts := newTestServer(t, Config{MaxActive: 2, MaxQueue: 2})
 	for range 2 {
-		ts.api.acquire(context.Background()) // the places at work, taken by the test
+		ts.api.gate.Acquire(context.Background()) // the places at work, taken by the test
 	}
 	results := make(chan int, 2)
 	for range 2 {
 		go func() { results <- ts.get(t, "/api/qr-code.svg?text=waiting").status }()
 	}
-	for ts.api.waiting.Load() < 2 {
+	for ts.api.gate.Waiting() < 2 {
 		time.Sleep(time.Millisecond)
 	}
 	r := ts.get(t, "/api/qr-code.svg?text=overflow")
 	if r.wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded); r.header.Get("Retry-After") != "1" {
 		t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
 	}
-	ts.api.release()
-	ts.api.release()
+	ts.api.gate.Release()
+	ts.api.gate.Release()
 	for range 2 {
 		if s := <-results; s != http.StatusOK {
 			t.Errorf("a waiting request got %d", s)

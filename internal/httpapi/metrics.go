@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bananaqr/bananaqr/api"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -48,9 +49,16 @@ func (m *metrics) observeRequest(route string, status int, format string) {
 	m.requests.WithLabelValues(route, strconv.Itoa(status), format).Inc()
 }
 
-// observeGeneration records the time a code took.
-func (m *metrics) observeGeneration(format string, d time.Duration) {
-	m.generation.WithLabelValues(format).Observe(d.Seconds())
+// The metrics are the admission.Observer of the server's Gate: they count what it decides.
+
+func (m *metrics) LimiterFailed() { m.limiterErrors.Inc() }
+func (m *metrics) RateLimited()   { m.rateLimited.Inc() }
+func (m *metrics) Started()       { m.inFlight.Inc() }
+func (m *metrics) Finished()      { m.inFlight.Dec() }
+
+// Made records the time a code took.
+func (m *metrics) Made(format api.Format, d time.Duration) {
+	m.generation.WithLabelValues(string(format)).Observe(d.Seconds())
 }
 
 // MetricsHandler returns the handler of the Prometheus metrics, for /metrics on the service's

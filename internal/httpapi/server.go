@@ -7,19 +7,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/netip"
 	"path"
-	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
-	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/web"
@@ -59,19 +56,12 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	metrics *metrics
-	active  chan struct{} // a token per code being made
-	waiting atomic.Int64  // requests waiting for a token
+	gate    *admission.Gate // the rate limit and the bound on codes made at once, shared with /mcp
 	routes  map[string]map[string]http.HandlerFunc
 }
 
 // New returns a Server of cfg.
 func New(cfg Config) *Server {
-	if cfg.MaxActive <= 0 {
-		cfg.MaxActive = runtime.GOMAXPROCS(0)
-	}
-	if cfg.MaxQueue <= 0 {
-		cfg.MaxQueue = 256
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -79,11 +69,12 @@ func New(cfg Config) *Server {
 		cfg.IPv6Prefix = 64
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, metrics: newMetrics(), active: make(chan struct{}, cfg.MaxActive)}
+	s := &Server{cfg: cfg, metrics: newMetrics()}
+	s.gate = admission.New(admission.Config{Limiter: cfg.Limiter, MaxActive: cfg.MaxActive, MaxQueue: cfg.MaxQueue, Observer: s.metrics})
 	get := func(route api.Route) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
 	}
-	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.admitCaller, Generate: s.generateCode,
+	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.gate.Admit, Generate: s.gate.Code,
 		DisableLocalhostProtection: cfg.MCPAllowAnyHost, RateLimit: cfg.RateLimit, Logger: cfg.Logger})
 	card := discovery("application/mcp-server-card+json", mcpserver.Card(cfg.BaseURL))
 	catalog := discovery("application/ai-catalog+json", mcpserver.Catalog(cfg.BaseURL))
@@ -244,82 +235,12 @@ func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.cfg.OpenAPI)
 }
 
-// errOverloaded is acquire's error when the queue is full.
-var errOverloaded = errors.New("httpapi: too many requests waiting")
-
-// acquire takes a token to make a code, waiting in the queue when all are taken; it fails when
-// the queue is full or the request is cancelled. release gives the token back.
-func (s *Server) acquire(ctx context.Context) error {
-	select {
-	case s.active <- struct{}{}:
-		s.metrics.inFlight.Inc()
-		return nil
-	default:
-	}
-	if s.waiting.Add(1) > int64(s.cfg.MaxQueue) {
-		s.waiting.Add(-1)
-		return errOverloaded
-	}
-	defer s.waiting.Add(-1)
-	select {
-	case s.active <- struct{}{}:
-		s.metrics.inFlight.Inc()
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (s *Server) release() {
-	s.metrics.inFlight.Dec()
-	<-s.active
-}
-
-// generateCode makes the code of req within the bound on simultaneous work, timing it; the
-// HTTP and MCP edges both come through here.
-func (s *Server) generateCode(ctx context.Context, req *api.Request) (*generate.Result, error) {
-	if err := s.acquire(ctx); err != nil {
-		if errors.Is(err, errOverloaded) {
-			return nil, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
-		}
-		return nil, err
-	}
-	start := time.Now()
-	res, err := generate.Code(req)
-	s.release()
-	if err == nil {
-		s.metrics.observeGeneration(string(req.Format), time.Since(start))
-	}
-	return res, err
-}
-
-// admitCaller counts a request of caller against its budget: false when over it. When the
-// limiter's backend fails the request goes on (fail open; the limiter logs it) and the failure
-// is counted.
-func (s *Server) admitCaller(ctx context.Context, caller string) (ratelimit.Decision, bool) {
-	if s.cfg.Limiter == nil {
-		return ratelimit.Decision{}, true
-	}
-	d, err := s.cfg.Limiter.Allow(ctx, caller)
-	if err != nil {
-		if ctx.Err() == nil { // a client that hung up is not a fault of the backend
-			s.metrics.limiterErrors.Inc()
-		}
-		return ratelimit.Decision{}, true
-	}
-	if !d.Allowed {
-		s.metrics.rateLimited.Inc()
-	}
-	return d, d.Allowed
-}
-
-// mcp serves /mcp with h, the MCP SDK's handler, telling the tool who calls and where the
-// service is (over any such header the client sent).
+// mcp serves /mcp with h, the MCP SDK's handler, telling the tool in the request's context who
+// calls and where the service is (the base URL empty when there is none: no link).
 func (s *Server) mcp(h http.Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Set(mcpserver.CallerHeader, s.caller(r))
-		r.Header.Set(mcpserver.BaseURLHeader, s.baseURL(r)) // empty when there is none: no link
-		h.ServeHTTP(w, r)
+		ctx := mcpserver.WithCaller(r.Context(), mcpserver.Caller{Key: s.caller(r), BaseURL: s.baseURL(r)})
+		h.ServeHTTP(w, r.WithContext(ctx))
 	}
 }
 

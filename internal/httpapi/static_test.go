@@ -62,7 +62,7 @@ func TestStaticETags(t *testing.T) {
 func TestClientGone(t *testing.T) {
 	log := &syncBuffer{}
 	s := New(Config{MaxActive: 1, Logger: slog.New(slog.NewJSONHandler(log, nil))})
-	s.active <- struct{}{} // the one token is taken: the request waits
+	s.gate.Acquire(context.Background()) // the one place is taken: the request waits
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := httptest.NewRecorder()

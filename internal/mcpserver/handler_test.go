@@ -25,17 +25,14 @@ import (
 )
 
 // inMemory is an http.RoundTripper that serves requests with a handler in memory, with the
-// headers the HTTP edge sets on every /mcp request.
+// caller the HTTP edge puts in every /mcp request's context.
 type inMemory struct {
 	h      http.Handler
-	header http.Header
+	caller mcpserver.Caller
 }
 
 func (m inMemory) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for name, v := range m.header {
-		r.Header[name] = v
-	}
+	r = r.Clone(mcpserver.WithCaller(r.Context(), m.caller))
 	w := httptest.NewRecorder()
 	m.h.ServeHTTP(w, r)
 	return w.Result(), nil
@@ -73,14 +70,14 @@ func (f *fakes) config() mcpserver.Config {
 	}
 }
 
-// session connects the SDK's own client to mcpserver.Handler(cfg), in memory; header is what
-// the HTTP edge would set.
-func session(t *testing.T, cfg mcpserver.Config, header http.Header) *mcp.ClientSession {
+// session connects the SDK's own client to mcpserver.Handler(cfg), in memory; caller is what
+// the HTTP edge would tell it.
+func session(t *testing.T, cfg mcpserver.Config, caller mcpserver.Caller) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpserver-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint:             "http://127.0.0.1/mcp",
-		HTTPClient:           &http.Client{Transport: inMemory{mcpserver.Handler(cfg), header}},
+		HTTPClient:           &http.Client{Transport: inMemory{mcpserver.Handler(cfg), caller}},
 		DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -89,12 +86,9 @@ func session(t *testing.T, cfg mcpserver.Config, header http.Header) *mcp.Client
 	return cs
 }
 
-// edge returns the headers of a call from caller to a service at base.
-func edge(caller, base string) http.Header {
-	h := http.Header{}
-	h.Set(mcpserver.CallerHeader, caller)
-	h.Set(mcpserver.BaseURLHeader, base)
-	return h
+// edge returns what the HTTP edge tells a call from caller to a service at base.
+func edge(caller, base string) mcpserver.Caller {
+	return mcpserver.Caller{Key: caller, BaseURL: base}
 }
 
 // callTool calls generate_qr with the JSON object args.
@@ -207,7 +201,7 @@ func TestToolsList(t *testing.T) {
 	}
 }
 
-// TestCallPublic checks a call of a public payload: admitted under the caller's header, made as
+// TestCallPublic checks a call of a public payload: admitted under the caller the edge names, made as
 // a PNG, answered with the image, which reads as the payload, a Markdown image whose link asks
 // for the same PNG, and the style's warning.
 func TestCallPublic(t *testing.T) {

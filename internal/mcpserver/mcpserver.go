@@ -21,12 +21,29 @@ import (
 	"github.com/bananaqr/bananaqr/payload"
 )
 
-// The request headers through which the HTTP edge tells a tool call who is calling and where
-// the service is; it sets them on every /mcp request, over anything the client sent.
-const (
-	CallerHeader  = "Bananaqr-Caller"
-	BaseURLHeader = "Bananaqr-Base-Url"
-)
+// Caller is what the HTTP edge tells a tool call through the request's context: who calls and
+// where the service is. Nothing of it comes from request headers the edge did not vet.
+type Caller struct {
+	// Key is the caller's key in the rate limit (an IPv4 address or an IPv6 prefix).
+	Key string
+	// BaseURL, such as https://qr.example.com, starts the link to a public code's PNG; empty
+	// when there is none, and then there is no link.
+	BaseURL string
+}
+
+// callerKey is the context key of a Caller.
+type callerKey struct{}
+
+// WithCaller returns ctx carrying c, for the HTTP request that Handler serves.
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// callerOf returns the Caller that WithCaller put in ctx, or the zero Caller.
+func callerOf(ctx context.Context) Caller {
+	c, _ := ctx.Value(callerKey{}).(Caller)
+	return c
+}
 
 // ToolName is the one tool's name.
 const ToolName = "generate_qr"
@@ -37,9 +54,10 @@ const Version = "1.6.0"
 // Config configures the MCP edge.
 type Config struct {
 	// Admit counts a call of caller against the budget it shares with the HTTP API: false
-	// when over it, with the decision.
+	// when over it, with the decision (admission.Gate.Admit).
 	Admit func(ctx context.Context, caller string) (ratelimit.Decision, bool)
-	// Generate makes a code within the HTTP API's bound on simultaneous work.
+	// Generate makes a code within the bound on simultaneous work it shares with the HTTP API
+	// (admission.Gate.Code).
 	Generate func(context.Context, *api.Request) (*generate.Result, error)
 	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
 	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
@@ -52,7 +70,8 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Handler returns the HTTP handler of /mcp.
+// Handler returns the HTTP handler of /mcp. A request's context tells the tool who calls
+// (WithCaller); without it the caller is "" and there is no link.
 func Handler(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -123,7 +142,8 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	// The limit (d.Limit, from --rate-limit) is per minute whatever its size, and a refused
 	// caller has a place again at the latest a minute after its oldest counted code: the 60
 	// seconds of the hint are the window, not the limit (the HTTP API's Retry-After is 60 too).
-	if d, ok := t.cfg.Admit(ctx, req.Extra.Header.Get(CallerHeader)); !ok {
+	caller := callerOf(ctx)
+	if d, ok := t.cfg.Admit(ctx, caller.Key); !ok {
 		return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
 			"more than %d codes a minute", d.Limit)), nil
 	}
@@ -150,7 +170,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
 	}}
-	if base, p := req.Extra.Header.Get(BaseURLHeader), res.Payload; !p.Private && base != "" {
+	if base, p := caller.BaseURL, res.Payload; !p.Private && base != "" {
 		link := base + "/api/qr-code.png?" + r.Query(p)
 		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
 	}

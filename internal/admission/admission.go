@@ -1,0 +1,157 @@
+// Package admission decides whether a request for a code goes ahead, the same way for both
+// edges: the rate limit of its caller, then a place among the codes being made at once.
+//
+// It is a package of its own rather than a part of internal/generate because generate is the
+// core's one way through, a plain function that does no I/O and never waits, which the CLI
+// calls offline too; admission is the service's policy around it: it asks a limiter that may be
+// Redis over the network, queues requests and gives up on cancelled ones. The HTTP edge
+// (internal/httpapi) and the MCP edge (internal/mcpserver) both go through one Gate, so a
+// caller's budget and the bound on simultaneous work are shared by the two and neither edge
+// calls into the other.
+package admission
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
+)
+
+// Observer hears what a Gate decides, for metrics. Its methods are called concurrently.
+type Observer interface {
+	// LimiterFailed: the limiter's backend failed and the request went on without a limit.
+	LimiterFailed()
+	// RateLimited: a request was refused by the rate limit.
+	RateLimited()
+	// Started and Finished bracket the time a request holds a place (codes in flight).
+	Started()
+	Finished()
+	// Made: a code of format took d to make.
+	Made(format api.Format, d time.Duration)
+}
+
+// Config configures a Gate.
+type Config struct {
+	// Limiter counts the codes each caller makes; nil for no limit.
+	Limiter ratelimit.Limiter
+	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
+	// (default 256), and beyond that they are refused with OVERLOADED.
+	MaxActive, MaxQueue int
+	// Observer hears the Gate's decisions; nil for none.
+	Observer Observer
+}
+
+// Gate admits callers by the rate limit and bounds the codes made at once. It is safe for
+// concurrent use.
+type Gate struct {
+	limiter  ratelimit.Limiter
+	maxQueue int64
+	observer Observer
+	active   chan struct{} // a token per place at work
+	waiting  atomic.Int64  // requests waiting for a token
+}
+
+// New returns the Gate of cfg.
+func New(cfg Config) *Gate {
+	if cfg.MaxActive <= 0 {
+		cfg.MaxActive = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxQueue <= 0 {
+		cfg.MaxQueue = 256
+	}
+	if cfg.Observer == nil {
+		cfg.Observer = nop{}
+	}
+	return &Gate{limiter: cfg.Limiter, maxQueue: int64(cfg.MaxQueue), observer: cfg.Observer,
+		active: make(chan struct{}, cfg.MaxActive)}
+}
+
+// Admit counts a request of caller against its budget: false when over it, with the limiter's
+// decision (zero when there is no limiter). When the limiter's backend fails the request goes
+// on (fail open; the limiter logs it) and the failure is observed, unless ctx was cancelled: a
+// client that hung up is no fault of the backend.
+func (g *Gate) Admit(ctx context.Context, caller string) (ratelimit.Decision, bool) {
+	if g.limiter == nil {
+		return ratelimit.Decision{}, true
+	}
+	d, err := g.limiter.Allow(ctx, caller)
+	if err != nil {
+		if ctx.Err() == nil {
+			g.observer.LimiterFailed()
+		}
+		return ratelimit.Decision{}, true
+	}
+	if !d.Allowed {
+		g.observer.RateLimited()
+	}
+	return d, d.Allowed
+}
+
+// Code makes the code of req (generate.Code) once it has a place, timing it. Its errors are
+// generate.Code's, OVERLOADED when the queue is full, and ctx's error when the request is
+// cancelled while it waits.
+func (g *Gate) Code(ctx context.Context, req *api.Request) (*generate.Result, error) {
+	if err := g.Acquire(ctx); err != nil {
+		if errors.Is(err, ErrOverloaded) {
+			return nil, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
+		}
+		return nil, err
+	}
+	start := time.Now()
+	res, err := generate.Code(req)
+	g.Release()
+	if err == nil {
+		g.observer.Made(req.Format, time.Since(start))
+	}
+	return res, err
+}
+
+// ErrOverloaded is Acquire's error when the queue is full.
+var ErrOverloaded = errors.New("admission: too many requests waiting")
+
+// Acquire takes a place at work, waiting in the queue when all are taken; it fails with
+// ErrOverloaded when the queue is full, or with ctx's error when ctx ends first. Release gives
+// the place back. Code does both; they are exported for tests that hold places.
+func (g *Gate) Acquire(ctx context.Context) error {
+	select {
+	case g.active <- struct{}{}:
+		g.observer.Started()
+		return nil
+	default:
+	}
+	if g.waiting.Add(1) > g.maxQueue {
+		g.waiting.Add(-1)
+		return ErrOverloaded
+	}
+	defer g.waiting.Add(-1)
+	select {
+	case g.active <- struct{}{}:
+		g.observer.Started()
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Release gives back a place taken by Acquire.
+func (g *Gate) Release() {
+	g.observer.Finished()
+	<-g.active
+}
+
+// Waiting returns how many requests wait for a place now.
+func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
+
+// nop is the Observer of a Gate configured without one.
+type nop struct{}
+
+func (nop) LimiterFailed()                 {}
+func (nop) RateLimited()                   {}
+func (nop) Started()                       {}
+func (nop) Finished()                      {}
+func (nop) Made(api.Format, time.Duration) {}
