@@ -1,5 +1,7 @@
 package render
 
+import "github.com/bananaqr/bananaqr/render/internal/banana"
+
 // logoInset is the space, in modules, between the edge of a logo's pad and the mark.
 const logoInset = 0.5
 
@@ -19,6 +21,18 @@ var logoSVGs = boundedCache[padding, string]{max: 1 << 20}
 // newLogoSVG returns the mark's SVG elements inside pad, and their size in bytes.
 func newLogoSVG(pad padding) (string, int) {
 	at := float64(pad.first) + logoInset
-	s := bananaSVG(at, at, float64(pad.side)-2*logoInset)
+	s := banana.SVG(at, at, float64(pad.side)-2*logoInset)
 	return s, len(s)
+}
+
+// markRasters keeps the mark's rasters by side in pixels, up to 16 MB.
+var markRasters = boundedCache[int, []uint8]{max: 16 << 20}
+
+// markRaster returns banana.Raster(px), kept in markRasters and shared: callers must not modify
+// it. Safe for concurrent use.
+func markRaster(px int) []uint8 {
+	return markRasters.get(px, func(px int) ([]uint8, int) {
+		r := banana.Raster(px)
+		return r, len(r)
+	})
 }

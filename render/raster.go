@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render/internal/banana"
 )
 
 // PNG returns s drawn as a PNG image, as o says.
@@ -34,9 +35,9 @@ const (
 	paletteBackground = 0
 	paletteForeground = 1
 	paletteShades     = 2 // 2, 3, 4: foreground over background at 25, 50 and 75%
-	paletteMark       = 4 // 5 to 15: the mark's levels 1 to markLevels (banana.go)
+	paletteMark       = 4 // 5 to 15: the mark's levels 1 to markLevels (package banana)
 	shadeLevels       = 4 // coverage in quarters: 0 background … 4 foreground
-	markLevels        = markYellowOverBg75
+	markLevels        = banana.LevelYellowOverBg75
 )
 
 // rasterizer draws the rows of a PNG image of a symbol, one after the other. Its memory is
@@ -84,7 +85,7 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 		r.paletteA[paletteShades+i-1] = mixColor(bg, fg, i, shadeLevels)
 	}
 	for level := uint8(1); level <= markLevels; level++ {
-		r.paletteA[paletteMark+int(level)] = bananaLevelColor(level, bg)
+		r.paletteA[paletteMark+int(level)] = banana.LevelColor(level, bg)
 	}
 	r.patches = modulePatchesOf(l.module, o.Corners == Rounded)
 	r.table = append(r.table[:0], r.patches.list...)

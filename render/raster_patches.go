@@ -176,7 +176,7 @@ var markPatchCache = boundedCache[int, []*patch]{max: 8 << 20}
 // same. A patch's anchor is the mark's first pixel.
 func markPatchesOf(px int) []*patch {
 	return markPatchCache.get(px, func(px int) ([]*patch, int) {
-		raster := bananaRaster(px)
+		raster := markRaster(px)
 		patches := make([]*patch, px+1)
 		prev, cur := make([]uint8, px), make([]uint8, px)
 		cost := 0

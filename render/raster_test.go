@@ -9,20 +9,21 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render/internal/banana"
 )
 
 // rtPixel is the reference drawing of an 8-bit image (rounded corners, the mark), one pixel at a time and written apart from
 // the rasteriser: the palette entry of pixel (x, y) of symbol s laid out by l with options o.
 // A dark module's corner is rounded when both its neighbours along the corner's edges are light:
 // the pixel's coverage by a quarter disc of radius k/4 at the corner, sampled 4×4 and rounded to
-// quarters. The mark's levels come from bananaRaster.
+// quarters. The mark's levels come from markRaster.
 func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	k := l.module
 	if l.pad.side > 0 {
 		side := (l.pad.side - 1) * k
 		at := l.origin + (2*l.pad.first+1)*k/2
 		if x >= at && x < at+side && y >= at && y < at+side {
-			if level := bananaRaster(side)[(y-at)*side+x-at]; level != 0 {
+			if level := markRaster(side)[(y-at)*side+x-at]; level != 0 {
 				return paletteMark + level
 			}
 		}
@@ -170,4 +171,18 @@ func TestPNGPixelsSizes(t *testing.T) {
 // logo's pad it is not.
 func (l *layout) dark(s *qr.Symbol, x, y int) bool {
 	return s.Dark(x, y) && !l.pad.covers(x, y)
+}
+
+// TestMarkRasterCached checks that markRaster gives banana.Raster's bytes and hands out the
+// same slice again.
+func TestMarkRasterCached(t *testing.T) {
+	for _, px := range []int{8, 31, 96, 400} {
+		c, d := markRaster(px), markRaster(px)
+		if !bytes.Equal(c, banana.Raster(px)) {
+			t.Fatalf("%d px: cached raster differs from a fresh one", px)
+		}
+		if &c[0] != &d[0] {
+			t.Errorf("%d px: the cache handed out two different slices", px)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package render
+package banana
 
 import (
 	"bytes"
@@ -32,10 +32,10 @@ var bananaTestBgs = map[string]color.RGBA{
 
 // bananaImage paints the raster for px pixels on bg.
 func bananaImage(px int, bg color.RGBA) *image.RGBA {
-	r := bananaRaster(px)
+	r := Raster(px)
 	img := image.NewRGBA(image.Rect(0, 0, px, px))
 	for i, l := range r {
-		img.SetRGBA(i%px, i/px, bananaLevelColor(l, bg))
+		img.SetRGBA(i%px, i/px, LevelColor(l, bg))
 	}
 	return img
 }
@@ -158,9 +158,9 @@ func bananaFakeCode(size, mark int) *image.RGBA {
 		}
 	}
 	off := (size - mark) / 2
-	r := bananaRaster(mark)
+	r := Raster(mark)
 	for i, l := range r {
-		img.SetRGBA(off+i%mark, off+i/mark, bananaLevelColor(l, white))
+		img.SetRGBA(off+i%mark, off+i/mark, LevelColor(l, white))
 	}
 	return img
 }
@@ -168,39 +168,35 @@ func bananaFakeCode(size, mark int) *image.RGBA {
 // bananaSVGDocument wraps the mark's SVG in a document of side px on a white ground.
 func bananaSVGDocument(px int) string {
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 100 100">`+
-		`<rect width="100" height="100" fill="#FFFFFF"/>%s</svg>`, px, px, bananaSVG(0, 0, 100))
+		`<rect width="100" height="100" fill="#FFFFFF"/>%s</svg>`, px, px, SVG(0, 0, 100))
 }
 
 // TestBananaRasterLevels checks the raster's length and that every pixel is a banana level.
 func TestBananaRasterLevels(t *testing.T) {
 	for _, px := range bananaTestSizes {
-		r := bananaRaster(px)
+		r := Raster(px)
 		if len(r) != px*px {
 			t.Fatalf("%d px: %d bytes, want %d", px, len(r), px*px)
 		}
 		for i, l := range r {
-			if l > markYellowOverBg75 {
+			if l > LevelYellowOverBg75 {
 				t.Fatalf("%d px: pixel (%d, %d) has level %d", px, i%px, i/px, l)
 			}
 		}
 	}
 }
 
-// TestBananaRasterDeterministic checks that rasterising again gives the same bytes and that
-// the cache hands out the same slice.
+// TestBananaRasterDeterministic checks that rasterising again, from the kept geometry or a
+// freshly built one, gives the same bytes.
 func TestBananaRasterDeterministic(t *testing.T) {
 	for _, px := range bananaTestSizes {
-		a := bananaRasterize(bananaGeometry(), px)
-		b := bananaRasterize(buildBanana(), px)
+		a := rasterize(geometry(), px)
+		b := rasterize(build(), px)
 		if !bytes.Equal(a, b) {
 			t.Fatalf("%d px: two rasterisations differ", px)
 		}
-		c, d := bananaRaster(px), bananaRaster(px)
-		if !bytes.Equal(a, c) {
-			t.Fatalf("%d px: cached raster differs from a fresh one", px)
-		}
-		if &c[0] != &d[0] {
-			t.Errorf("%d px: the cache handed out two different slices", px)
+		if !bytes.Equal(a, Raster(px)) {
+			t.Fatalf("%d px: Raster differs from a fresh rasterisation", px)
 		}
 	}
 }
@@ -209,12 +205,12 @@ func TestBananaRasterDeterministic(t *testing.T) {
 // does reach close to the margin on some side (it is fitted to the box).
 func TestBananaMargin(t *testing.T) {
 	for _, px := range []int{24, 48, 100, 256, 400} {
-		r := bananaRaster(px)
+		r := Raster(px)
 		border := int(0.04 * float64(px))
 		lo, hi := px, -1 // extent of drawn pixels, across and down
 		for i, l := range r {
 			x, y := i%px, i/px
-			if l == markNone {
+			if l == LevelNone {
 				continue
 			}
 			if x < border || y < border || x >= px-border || y >= px-border {
@@ -231,8 +227,8 @@ func TestBananaMargin(t *testing.T) {
 // bananaShares returns the shares of the box that show yellow and ink in the raster.
 func bananaShares(r []uint8) (yellow, ink float64) {
 	for _, l := range r {
-		yellow += bananaMix[l][1]
-		ink += bananaMix[l][2]
+		yellow += levelMix[l][1]
+		ink += levelMix[l][2]
 	}
 	return yellow / float64(len(r)), ink / float64(len(r))
 }
@@ -240,7 +236,7 @@ func bananaShares(r []uint8) (yellow, ink float64) {
 // TestBananaCoverage checks that the yellow and the ink fill sensible shares of the box, the
 // same at every size.
 func TestBananaCoverage(t *testing.T) {
-	ry, ri := bananaShares(bananaRaster(400))
+	ry, ri := bananaShares(Raster(400))
 	t.Logf("at 400 px yellow covers %.1f%% of the box, ink %.1f%%", 100*ry, 100*ri)
 	if ry < 0.15 || ry > 0.45 {
 		t.Errorf("yellow covers %.1f%% of the box, want 15..45%%", 100*ry)
@@ -249,7 +245,7 @@ func TestBananaCoverage(t *testing.T) {
 		t.Errorf("ink covers %.1f%% of the box (yellow %.1f%%)", 100*ri, 100*ry)
 	}
 	for _, px := range []int{24, 48, 96, 256} {
-		y, i := bananaShares(bananaRaster(px))
+		y, i := bananaShares(Raster(px))
 		if math.Abs(y-ry) > 0.03 || math.Abs(i-ri) > 0.03 {
 			t.Errorf("%d px: yellow %.1f%%, ink %.1f%%; at 400 px %.1f%%, %.1f%%",
 				px, 100*y, 100*i, 100*ry, 100*ri)
@@ -263,23 +259,23 @@ func TestBananaQuantise(t *testing.T) {
 		y, i float64
 		want uint8
 	}{
-		{0, 0, markNone},
-		{0.12, 0, markNone},
-		{0.13, 0, markYellowOverBg25},
-		{0.5, 0, markYellowOverBg50},
-		{0.86, 0, markYellowOverBg75},
-		{0.88, 0, markYellow},
-		{1, 0, markYellow},
-		{0, 0.12, markNone},
-		{0, 0.3, markInkOverBg25},
-		{0, 0.7, markInkOverBg75},
-		{0, 0.9, markInk},
-		{0.9, 0.1, markYellow},
-		{0.55, 0.45, markInkOverYellow50},
-		{0.2, 0.8, markInkOverYellow75},
-		{0.05, 0.95, markInk},
+		{0, 0, LevelNone},
+		{0.12, 0, LevelNone},
+		{0.13, 0, LevelYellowOverBg25},
+		{0.5, 0, LevelYellowOverBg50},
+		{0.86, 0, LevelYellowOverBg75},
+		{0.88, 0, LevelYellow},
+		{1, 0, LevelYellow},
+		{0, 0.12, LevelNone},
+		{0, 0.3, LevelInkOverBg25},
+		{0, 0.7, LevelInkOverBg75},
+		{0, 0.9, LevelInk},
+		{0.9, 0.1, LevelYellow},
+		{0.55, 0.45, LevelInkOverYellow50},
+		{0.2, 0.8, LevelInkOverYellow75},
+		{0.05, 0.95, LevelInk},
 	} {
-		if got := bananaQuantise(c.y, c.i); got != c.want {
+		if got := quantise(c.y, c.i); got != c.want {
 			t.Errorf("yellow %.2f, ink %.2f: level %d, want %d", c.y, c.i, got, c.want)
 		}
 	}
@@ -293,15 +289,15 @@ func TestBananaLevelColor(t *testing.T) {
 		bg    color.RGBA
 		want  color.RGBA
 	}{
-		{markNone, white, white},
-		{markYellow, white, bananaYellow},
-		{markInk, white, bananaInk},
-		{markInkOverBg50, color.RGBA{1, 3, 5, 255}, color.RGBA{30, 23, 13, 255}},
-		{markInkOverYellow25, white, color.RGBA{206, 168, 52, 255}},
-		{markYellowOverBg75, color.RGBA{}, color.RGBA{191, 158, 47, 191}},
+		{LevelNone, white, white},
+		{LevelYellow, white, yellowColor},
+		{LevelInk, white, inkColor},
+		{LevelInkOverBg50, color.RGBA{1, 3, 5, 255}, color.RGBA{30, 23, 13, 255}},
+		{LevelInkOverYellow25, white, color.RGBA{206, 168, 52, 255}},
+		{LevelYellowOverBg75, color.RGBA{}, color.RGBA{191, 158, 47, 191}},
 		{200, white, white},
 	} {
-		if got := bananaLevelColor(c.level, c.bg); got != c.want {
+		if got := LevelColor(c.level, c.bg); got != c.want {
 			t.Errorf("level %d on %v: %v, want %v", c.level, c.bg, got, c.want)
 		}
 	}
@@ -310,9 +306,9 @@ func TestBananaLevelColor(t *testing.T) {
 // TestBananaSVGFormat checks the SVG elements: two paths, yellow first, numbers with at most
 // three decimals, single spaces, and coordinates that follow x, y and side.
 func TestBananaSVGFormat(t *testing.T) {
-	s := bananaSVG(10, 20.5, 100)
-	if s != bananaSVG(10, 20.5, 100) {
-		t.Fatal("bananaSVG is not deterministic")
+	s := SVG(10, 20.5, 100)
+	if s != SVG(10, 20.5, 100) {
+		t.Fatal("SVG is not deterministic")
 	}
 	shape := regexp.MustCompile(`^<path fill="#FFD23F" d="[^"]+"/><path fill="#3B2A14" d="[^"]+"/>$`)
 	if !shape.MatchString(s) {
@@ -342,8 +338,8 @@ func TestBananaSVGFormat(t *testing.T) {
 		v    float64
 		want string
 	}{{0, "0"}, {-0.0001, "0"}, {1.5, "1.5"}, {2.0004, "2"}, {-3.1416, "-3.142"}, {100, "100"}} {
-		if got := bananaNum(c.v); got != c.want {
-			t.Errorf("bananaNum(%v) = %q, want %q", c.v, got, c.want)
+		if got := formatNum(c.v); got != c.want {
+			t.Errorf("formatNum(%v) = %q, want %q", c.v, got, c.want)
 		}
 	}
 }
@@ -361,15 +357,15 @@ func bananaPathsData(t *testing.T, s string) []string {
 	return out
 }
 
-// bananaParseSVG reads the path data of bananaSVG's output back, independently of the code
+// bananaParseSVG reads the path data of SVG's output back, independently of the code
 // that wrote it, and returns each path's contours flattened into polygons (64 pieces per
 // Bézier segment).
-func bananaParseSVG(t *testing.T, s string) [][][]bananaPt {
+func bananaParseSVG(t *testing.T, s string) [][][]point {
 	t.Helper()
-	var paths [][][]bananaPt
+	var paths [][][]point
 	for _, d := range bananaPathsData(t, s) {
-		var contours [][]bananaPt
-		var poly []bananaPt
+		var contours [][]point
+		var poly []point
 		f := strings.Fields(d)
 		num := func(i int) float64 {
 			v, err := strconv.ParseFloat(f[i], 64)
@@ -381,15 +377,15 @@ func bananaParseSVG(t *testing.T, s string) [][][]bananaPt {
 		for i := 0; i < len(f); {
 			switch f[i] {
 			case "M":
-				poly = []bananaPt{{num(i + 1), num(i + 2)}}
+				poly = []point{{num(i + 1), num(i + 2)}}
 				i += 3
 			case "C":
 				p0 := poly[len(poly)-1]
-				p1, p2, p3 := bananaPt{num(i + 1), num(i + 2)}, bananaPt{num(i + 3), num(i + 4)}, bananaPt{num(i + 5), num(i + 6)}
+				p1, p2, p3 := point{num(i + 1), num(i + 2)}, point{num(i + 3), num(i + 4)}, point{num(i + 5), num(i + 6)}
 				for k := 1; k <= 64; k++ {
 					u := float64(k) / 64
 					v := 1 - u
-					poly = append(poly, bananaPt{
+					poly = append(poly, point{
 						v*v*v*p0.x + 3*v*v*u*p1.x + 3*v*u*u*p2.x + u*u*u*p3.x,
 						v*v*v*p0.y + 3*v*v*u*p1.y + 3*v*u*u*p2.y + u*u*u*p3.y,
 					})
@@ -408,7 +404,7 @@ func bananaParseSVG(t *testing.T, s string) [][][]bananaPt {
 }
 
 // bananaWinding returns the winding number of the polygons around p.
-func bananaWinding(polys [][]bananaPt, p bananaPt) int {
+func bananaWinding(polys [][]point, p point) int {
 	w := 0
 	for _, poly := range polys {
 		for i := range poly {
@@ -425,7 +421,7 @@ func bananaWinding(polys [][]bananaPt, p bananaPt) int {
 }
 
 // bananaNear reports whether p lies within r of an edge of the polygons.
-func bananaNear(polys [][]bananaPt, p bananaPt, r float64) bool {
+func bananaNear(polys [][]point, p point, r float64) bool {
 	for _, poly := range polys {
 		for i := range poly {
 			a, b := poly[i], poly[(i+1)%len(poly)]
@@ -450,22 +446,22 @@ func bananaNear(polys [][]bananaPt, p bananaPt, r float64) bool {
 // on the parsed SVG gives (ink on top of yellow on top of background).
 func TestBananaRasterMatchesSVG(t *testing.T) {
 	const px = 256
-	paths := bananaParseSVG(t, bananaSVG(0, 0, px))
-	r := bananaRaster(px)
-	var all [][]bananaPt
+	paths := bananaParseSVG(t, SVG(0, 0, px))
+	r := Raster(px)
+	var all [][]point
 	all = append(append(all, paths[0]...), paths[1]...)
 	checked := map[uint8]int{}
 	for y := 0; y < px; y += 2 {
 		for x := 0; x < px; x += 2 {
-			p := bananaPt{float64(x) + 0.5, float64(y) + 0.5}
+			p := point{float64(x) + 0.5, float64(y) + 0.5}
 			if bananaNear(all, p, 1) {
 				continue
 			}
-			want := uint8(markNone)
+			want := uint8(LevelNone)
 			if bananaWinding(paths[1], p) != 0 {
-				want = markInk
+				want = LevelInk
 			} else if bananaWinding(paths[0], p) != 0 {
-				want = markYellow
+				want = LevelYellow
 			}
 			if got := r[y*px+x]; got != want {
 				t.Fatalf("pixel (%d, %d): level %d, the SVG says %d", x, y, got, want)
@@ -473,7 +469,7 @@ func TestBananaRasterMatchesSVG(t *testing.T) {
 			checked[want]++
 		}
 	}
-	if checked[markInk] < 500 || checked[markYellow] < 1000 || checked[markNone] < 1000 {
+	if checked[LevelInk] < 500 || checked[LevelYellow] < 1000 || checked[LevelNone] < 1000 {
 		t.Errorf("too few pixels checked: %v", checked)
 	}
 }
@@ -485,7 +481,7 @@ func TestBananaRsvg(t *testing.T) {
 	const px = 256
 	bg := bananaTestBgs["mint"]
 	svg := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`+
-		`<rect width="%d" height="%d" fill="%s"/>%s</svg>`, px, px, px, px, FormatColor(bg), bananaSVG(0, 0, px))
+		`<rect width="%d" height="%d" fill="%s"/>%s</svg>`, px, px, px, px, hexColor(bg), SVG(0, 0, px))
 	cmd := exec.Command("rsvg-convert", "-w", strconv.Itoa(px), "-h", strconv.Itoa(px))
 	cmd.Stdin = strings.NewReader(svg)
 	var out, stderr bytes.Buffer
@@ -526,15 +522,15 @@ func TestBananaRsvg(t *testing.T) {
 // both ways: every point of the curve lies near the segments and every point of the segments
 // near the curve (in the design's local units, before the fit into the box).
 func TestBananaFit(t *testing.T) {
-	curves := map[string]func(float64) bananaPt{
-		"body":    bananaBody.at,
-		"yellow":  bananaBody.offset(bananaOutline / 2),
-		"outline": bananaBody.offset(bananaOutline),
-		"ridge":   bananaRidge.at,
+	curves := map[string]func(float64) point{
+		"body":    body.at,
+		"yellow":  body.offset(outline / 2),
+		"outline": body.offset(outline),
+		"ridge":   ridge.at,
 	}
 	for name, f := range curves {
-		c := bananaFit(f)
-		var fitted, exact []bananaPt
+		c := fit(f)
+		var fitted, exact []point
 		for _, s := range c {
 			for k := range 32 {
 				fitted = append(fitted, s.at(float64(k)/32))
@@ -551,7 +547,7 @@ func TestBananaFit(t *testing.T) {
 }
 
 // bananaGap returns the largest distance from a point of a to the polyline through b.
-func bananaGap(a, b []bananaPt) float64 {
+func bananaGap(a, b []point) float64 {
 	worst := 0.0
 	for _, p := range a {
 		best := math.Inf(1)
@@ -572,25 +568,25 @@ func bananaGap(a, b []bananaPt) float64 {
 // TestBananaOrientation checks that every solid contour winds one way and the hole the other,
 // so that non-zero filling (SVG's default) gives the intended shape.
 func TestBananaOrientation(t *testing.T) {
-	g := bananaGeometry()
+	g := geometry()
 	for i, c := range g.yellow {
-		if bananaArea(c) <= 0 {
+		if signedArea(c) <= 0 {
 			t.Errorf("yellow contour %d winds the wrong way", i)
 		}
 	}
 	for i, c := range g.ink {
-		if (bananaArea(c) > 0) != (i != 1) {
+		if (signedArea(c) > 0) != (i != 1) {
 			t.Errorf("ink contour %d winds the wrong way", i)
 		}
 	}
 }
 
-// TestBananaConcurrent calls bananaRaster from many goroutines at once (run it with -race).
+// TestBananaConcurrent calls Raster and SVG from many goroutines at once (run it with -race).
 func TestBananaConcurrent(t *testing.T) {
 	sizes := []int{20, 33, 57, 90, 128}
 	want := make(map[int][]uint8)
 	for _, px := range sizes {
-		want[px] = bananaRasterize(bananaGeometry(), px)
+		want[px] = rasterize(geometry(), px)
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
@@ -598,11 +594,11 @@ func TestBananaConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range 20 {
 				px := sizes[(g+k)%len(sizes)]
-				if !bytes.Equal(bananaRaster(px), want[px]) {
+				if !bytes.Equal(Raster(px), want[px]) {
 					errs <- fmt.Sprintf("%d px: raster differs", px)
 					return
 				}
-				_ = bananaSVG(float64(g), 0, 10)
+				_ = SVG(float64(g), 0, 10)
 			}
 		})
 	}
@@ -617,12 +613,12 @@ func TestBananaConcurrent(t *testing.T) {
 // rasterisation at 400 px take.
 func TestBananaRasterTime(t *testing.T) {
 	start := time.Now()
-	buildBanana()
+	build()
 	t.Logf("building the geometry takes %v", time.Since(start))
 	best := time.Duration(math.MaxInt64)
 	for range 5 {
 		start := time.Now()
-		bananaRasterize(bananaGeometry(), 400)
+		rasterize(geometry(), 400)
 		best = min(best, time.Since(start))
 	}
 	t.Logf("rasterising the mark at 400 px takes %v", best)
@@ -630,8 +626,8 @@ func TestBananaRasterTime(t *testing.T) {
 
 // BenchmarkBananaRaster400 measures an uncached rasterisation at 400×400 pixels.
 func BenchmarkBananaRaster400(b *testing.B) {
-	g := bananaGeometry()
+	g := geometry()
 	for b.Loop() {
-		bananaRasterize(g, 400)
+		rasterize(g, 400)
 	}
 }
