@@ -1,3 +1,6 @@
+// Metrics: the service's Prometheus metrics, what admission's Gate decides among them, and the
+// handler that serves them.
+
 package httpapi
 
 import (

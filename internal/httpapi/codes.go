@@ -1,3 +1,7 @@
+// The handlers that make codes: GET of a query and POST of a JSON body, each admitted by the
+// rate limit, then made within the bound on work and written as SVG, PNG or JSON; and the
+// contrast check, which makes none.
+
 package httpapi
 
 import (
@@ -216,4 +220,17 @@ func headerValue(text string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// contrast answers GET /api/contrast: whether readers can tell color from background, by the
+// rule every code is held to. It makes no code, so it is not rate-limited; its answer depends
+// on the query alone and may be cached.
+func (s *Server) contrast(w http.ResponseWriter, r *http.Request) {
+	req, err := api.ColorsFromQuery(r.URL.RawQuery)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	writeJSON(w, http.StatusOK, req.ContrastOf())
 }

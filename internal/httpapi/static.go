@@ -1,0 +1,95 @@
+// Static files: the web page's files with their security headers, and the ETags and
+// If-None-Match of any response whose body never changes.
+
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/bananaqr/bananaqr/web"
+)
+
+// static is a response whose body never changes, with an ETag computed once when it is made.
+type static struct {
+	contentType string
+	body        []byte
+	etag        string
+}
+
+// newStatic returns the static response of body, its ETag a hash of the bytes.
+func newStatic(contentType string, body []byte) static {
+	sum := sha256.Sum256(body)
+	return static{contentType: contentType, body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+}
+
+// write sets the ETag and answers 304 Not Modified when r's If-None-Match names it, else
+// writes the body with its Content-Type. The caller sets the other headers first.
+func (st static) write(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("ETag", st.etag)
+	if noneMatch(r.Header.Values("If-None-Match"), st.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", st.contentType)
+	w.Write(st.body)
+}
+
+// noneMatch reports whether If-None-Match headers (values) match etag, a strong entity tag: *
+// matches anything; else any entity tag of the comma-separated lists that is etag, weak (W/)
+// or not, since If-None-Match compares weakly (RFC 9110, 13.1.2). Parsing stops at anything
+// malformed, which then matches nothing more.
+func noneMatch(values []string, etag string) bool {
+	for _, v := range values {
+		for {
+			v = strings.TrimLeft(v, " \t,")
+			if v == "" {
+				break
+			}
+			if v[0] == '*' {
+				return true
+			}
+			v = strings.TrimPrefix(v, "W/")
+			if len(v) < 2 || v[0] != '"' {
+				break
+			}
+			end := strings.IndexByte(v[1:], '"')
+			if end < 0 {
+				break
+			}
+			if v[:end+2] == etag {
+				return true
+			}
+			v = v[end+2:]
+		}
+	}
+	return false
+}
+
+// page serves one of the web page's files (package web), with a content security policy that
+// lets the page reach nothing but this service, and an ETag.
+func page(name string) http.HandlerFunc {
+	body, err := web.Files.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	contentType := mime.TypeByExtension(path.Ext(name))
+	if name == "index.html" {
+		contentType = "text/html; charset=utf-8"
+	}
+	file := newStatic(contentType, body)
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "+
+			"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-cache")
+		file.write(w, r)
+	}
+}
