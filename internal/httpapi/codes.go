@@ -19,8 +19,8 @@ import (
 	"github.com/bananaqr/bananaqr/render"
 )
 
-// generate answers a GET generation request of route.
-func (s *Server) generate(w http.ResponseWriter, r *http.Request, route api.Route) {
+// getCode answers a GET request for a code on route: the request read from the query string.
+func (s *Server) getCode(w http.ResponseWriter, r *http.Request, route api.Route) {
 	if !s.admit(w, r) {
 		return
 	}
@@ -29,11 +29,12 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, route api.Rout
 		s.writeError(w, r, err)
 		return
 	}
-	s.make(w, r, &req)
+	s.writeCode(w, r, &req)
 }
 
-// post answers POST /api/qr-code: a JSON body of at most api.MaxBody bytes.
-func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+// postCode answers POST /api/qr-code: the request read from a JSON body of at most
+// api.MaxBody bytes.
+func (s *Server) postCode(w http.ResponseWriter, r *http.Request) {
 	if !s.admit(w, r) {
 		return
 	}
@@ -65,7 +66,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.make(w, r, &req)
+	s.writeCode(w, r, &req)
 }
 
 // admit counts the request against its caller's budget and sets the RateLimit-* headers; over
@@ -88,8 +89,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	return ok
 }
 
-// make makes the code of req and writes it as req.Format says.
-func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) {
+// writeCode makes the code of req within the bound on work (admission.Gate.Code) and writes
+// it as req.Format says, with its X-QR-* headers, or the error.
+func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Request) {
 	res, err := s.gate.Code(r.Context(), req)
 	if err != nil {
 		if r.Context().Err() != nil {
@@ -140,12 +142,12 @@ func (s *Server) make(w http.ResponseWriter, r *http.Request, req *api.Request) 
 		h.Set("Content-Type", "image/png")
 		w.Write(res.PNG)
 	default:
-		writeJSON(w, http.StatusOK, s.response(r, req, res))
+		writeJSON(w, http.StatusOK, s.jsonResponse(r, req, res))
 	}
 }
 
-// response returns the JSON response of a code (spec 2.2).
-func (s *Server) response(r *http.Request, req *api.Request, res *generate.Result) api.Response {
+// jsonResponse returns the JSON response of a code (spec 2.2).
+func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.Result) api.Response {
 	p := res.Payload
 	// The data URL is built once, in one allocation; png_base64 is its base64 part, sharing
 	// its memory.

@@ -14,9 +14,9 @@ import (
 // routeTable returns the service's routes: for each path, the handler of each method it takes.
 func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 	get := func(route api.Route) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) { s.generate(w, r, route) }
+		return func(w http.ResponseWriter, r *http.Request) { s.getCode(w, r, route) }
 	}
-	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.gate.Admit, Generate: s.gate.Code,
+	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.gate.Admit, Code: s.gate.Code,
 		DisableLocalhostProtection: s.cfg.MCPAllowAnyHost, RateLimit: s.cfg.RateLimit, Logger: s.cfg.Logger})
 	card := discovery("application/mcp-server-card+json", mcpserver.Card(s.cfg.BaseURL))
 	catalog := discovery("application/ai-catalog+json", mcpserver.Catalog(s.cfg.BaseURL))
@@ -25,7 +25,7 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		"/mcp/server-card":             {http.MethodGet: card},
 		"/.well-known/mcp.json":        {http.MethodGet: card},
 		"/.well-known/ai-catalog.json": {http.MethodGet: catalog},
-		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.post},
+		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.postCode},
 		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},
 		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
 		"/api/qr-code.svg":             {http.MethodGet: get(api.RouteSVG)},

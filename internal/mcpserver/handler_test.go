@@ -58,7 +58,7 @@ func (f *fakes) config() mcpserver.Config {
 			f.callers = append(f.callers, caller)
 			return ratelimit.Decision{Allowed: f.admit, Limit: f.limit}, f.admit
 		},
-		Generate: func(ctx context.Context, r *api.Request) (*generate.Result, error) {
+		Code: func(ctx context.Context, r *api.Request) (*generate.Result, error) {
 			f.mu.Lock()
 			f.requests = append(f.requests, *r)
 			f.mu.Unlock()
@@ -296,7 +296,7 @@ func TestCallRateLimited(t *testing.T) {
 }
 
 // TestCallErrors checks that a call's errors are tool errors carrying the API's error object:
-// the arguments' own, which are not counted against the budget, and Generate's, exactly as
+// the arguments' own, which are not counted against the budget, and Code's, exactly as
 // api.ErrorOf gives them.
 func TestCallErrors(t *testing.T) {
 	tests := []struct {

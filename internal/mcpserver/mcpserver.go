@@ -56,9 +56,9 @@ type Config struct {
 	// Admit counts a call of caller against the budget it shares with the HTTP API: false
 	// when over it, with the decision (admission.Gate.Admit).
 	Admit func(ctx context.Context, caller string) (ratelimit.Decision, bool)
-	// Generate makes a code within the bound on simultaneous work it shares with the HTTP API
+	// Code makes a code within the bound on simultaneous work it shares with the HTTP API
 	// (admission.Gate.Code).
-	Generate func(context.Context, *api.Request) (*generate.Result, error)
+	Code func(context.Context, *api.Request) (*generate.Result, error)
 	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
 	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
 	// on the same machine.
@@ -147,7 +147,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
 			"more than %d codes a minute", d.Limit)), nil
 	}
-	res, err := t.cfg.Generate(ctx, &r)
+	res, err := t.cfg.Code(ctx, &r)
 	if err != nil {
 		if ctx.Err() != nil {
 			// The client cancelled the call or went away: no fault of the service, and no one

@@ -63,7 +63,7 @@ func TestCancelledCallNotLogged(t *testing.T) {
 	var log bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
 	cancelled := &tool{cfg: Config{Admit: admitAll, Logger: logger,
-		Generate: func(ctx context.Context, _ *api.Request) (*generate.Result, error) {
+		Code: func(ctx context.Context, _ *api.Request) (*generate.Result, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}}}
@@ -77,7 +77,7 @@ func TestCancelledCallNotLogged(t *testing.T) {
 	}
 
 	failing := &tool{cfg: Config{Admit: admitAll, Logger: logger,
-		Generate: func(context.Context, *api.Request) (*generate.Result, error) { return nil, errors.New("boom") }}}
+		Code: func(context.Context, *api.Request) (*generate.Result, error) { return nil, errors.New("boom") }}}
 	res, err := failing.call(context.Background(), callArgs())
 	if err != nil || res == nil || !res.IsError {
 		t.Fatalf("a failing call: %+v, %v", res, err)
@@ -94,7 +94,7 @@ func TestHandlerDefaults(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&log, nil)))
 	ts := httptest.NewServer(Handler(Config{Admit: admitAll, RateLimit: 25,
-		Generate: func(context.Context, *api.Request) (*generate.Result, error) { return nil, errors.New("boom") }}))
+		Code: func(context.Context, *api.Request) (*generate.Result, error) { return nil, errors.New("boom") }}))
 	defer ts.Close()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
