@@ -6,7 +6,32 @@ import (
 	"hash/crc32"
 	"image/color"
 	"sync"
+
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render/internal/zlib"
 )
+
+// PNG returns s drawn as a PNG image, as o says.
+func PNG(s *qr.Symbol, o Options) ([]byte, error) { return AppendPNG(nil, s, &o) }
+
+// AppendPNG appends s drawn as a PNG image to dst, as o says: exactly o.Size pixels square,
+// every module the same whole number of pixels, deterministic bytes. Square modules in two
+// colours make a 1-bit palette image; rounded corners and the logo an 8-bit one of 16
+// colours, with anti-aliased shades.
+func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
+	l, err := prepare(s, o)
+	if err != nil {
+		return dst, err
+	}
+	r := rasterizers.Get().(*rasterizer)
+	defer rasterizers.Put(r)
+	r.start(s, &l, o)
+	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
+	if r.depth == 8 {
+		img.row, img.patched = nil, &r.rows
+	}
+	return appendPNG(dst, &img), nil
+}
 
 // pngImage describes a paletted image for appendPNG.
 type pngImage struct {
@@ -19,7 +44,7 @@ type pngImage struct {
 	// order, always with the same dst buffer, so dst still holds row y-1 when it is called for y.
 	row func(y int, dst []byte) (same bool)
 	// patched, when set, takes the place of row for images that know each row as changes to the
-	// one above (see deflate_patch.go).
+	// one above (see zlib.Patch).
 	patched *patchedRows
 }
 
@@ -27,8 +52,8 @@ type pngImage struct {
 // empty patch) and row returns the placements, in order, of the patches that turn row y−1 into
 // row y (none: the same row), where row −1 is all zero.
 type patchedRows struct {
-	table []*patch
-	row   func(y int) []placement
+	table []*zlib.Patch
+	row   func(y int) []zlib.Placement
 }
 
 // appendPNG appends the PNG file of img to dst (PNG spec, ISO/IEC 15948 / W3C PNG 3rd ed.):
@@ -80,13 +105,13 @@ type pngEncoder struct {
 
 // pngScratch is the memory of writeIDAT, reused through pngScratches.
 type pngScratch struct {
-	z    *zlibWriter
+	z    *zlib.Writer
 	raw  []byte // the row buffer handed to pngImage.row
 	prev []byte // the previous row
 }
 
 // pngScratches holds pngScratch values between calls of appendPNG.
-var pngScratches = sync.Pool{New: func() any { return &pngScratch{z: newZlibWriter()} }}
+var pngScratches = sync.Pool{New: func() any { return &pngScratch{z: zlib.NewWriter()} }}
 
 // beginChunk appends a chunk's length, to be filled in by endChunk, and its type (PNG spec 5.3),
 // and returns where the chunk starts.
@@ -153,7 +178,7 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	raw, prev := sc.raw[:n], sc.prev[:n]
 	clear(raw)
 	z := sc.z
-	z.reset(e.dst, 1+n)
+	z.Reset(e.dst, 1+n)
 	filter, zeros := byte(filterNone), false // the last row's filter; whether it filtered to zeros
 	repeats := 0                             // rows that repeat the last row given to z, not yet passed on
 	for y := range img.height {
@@ -163,35 +188,35 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 			continue
 		}
 		if repeats > 0 {
-			z.repeatRows(repeats)
+			z.RepeatRows(repeats)
 			repeats = 0
 		}
-		filter, zeros = filterRow(z.nextRow(), raw, prev, y == 0), same
-		z.commitRow(1 + n)
+		filter, zeros = filterRow(z.NextRow(), raw, prev, y == 0), same
+		z.CommitRow(1 + n)
 		if !same {
 			copy(prev, raw)
 		}
 	}
 	if repeats > 0 {
-		z.repeatRows(repeats)
+		z.RepeatRows(repeats)
 	}
-	e.dst = z.finish()
+	e.dst = z.Finish()
 }
 
 // upHead is the first byte of a patched row: its filter type.
-var upHead = newPatch(0, []byte{filterUp})
+var upHead = zlib.NewPatch(0, []byte{filterUp})
 
 // writePatchedScanlines compresses the scanlines of an image that comes as patches: each of filter
 // type Up, whose bytes are the patches and zeros.
 func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
 	img := e.img
 	z := sc.z
-	z.reset(e.dst, 1+(img.width*img.depth+7)/8)
-	z.usePatches(img.patched.table, upHead)
+	z.Reset(e.dst, 1+(img.width*img.depth+7)/8)
+	z.UsePatches(img.patched.table, upHead)
 	for y := range img.height {
-		z.patchRow(img.patched.row(y))
+		z.PatchRow(img.patched.row(y))
 	}
-	e.dst = z.finish()
+	e.dst = z.Finish()
 }
 
 // filterRow puts the filtered scanline of raw, whose row above is prev, in dst: the filter type,

@@ -6,29 +6,8 @@ import (
 
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render/internal/banana"
+	"github.com/bananaqr/bananaqr/render/internal/zlib"
 )
-
-// PNG returns s drawn as a PNG image, as o says.
-func PNG(s *qr.Symbol, o Options) ([]byte, error) { return AppendPNG(nil, s, &o) }
-
-// AppendPNG appends s drawn as a PNG image to dst, as o says: exactly o.Size pixels square,
-// every module the same whole number of pixels, deterministic bytes. Square modules in two
-// colours make a 1-bit palette image; rounded corners and the logo an 8-bit one of 16
-// colours, with anti-aliased shades.
-func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
-	l, err := prepare(s, o)
-	if err != nil {
-		return dst, err
-	}
-	r := rasterizers.Get().(*rasterizer)
-	defer rasterizers.Put(r)
-	r.start(s, &l, o)
-	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
-	if r.depth == 8 {
-		img.row, img.patched = nil, &r.rows
-	}
-	return appendPNG(dst, &img), nil
-}
 
 // Palette entries of the 8-bit images.
 const (
@@ -54,17 +33,17 @@ type rasterizer struct {
 	prevInQuiet bool // whether the last row was background outside the symbol
 
 	// Depth 8.
-	patches *modulePatches // of the modules
-	cells   []cell         // the current module row's dark modules with rounded corners
-	top     []cell         // those with a rounded top corner
-	bottom  []cell         // those with a rounded bottom corner
-	table   []*patch       // the patches of the image: the modules', then the mark's
-	places  []placement    // scratch: a row's patches
+	patches *modulePatches   // of the modules
+	cells   []cell           // the current module row's dark modules with rounded corners
+	top     []cell           // those with a rounded top corner
+	bottom  []cell           // those with a rounded bottom corner
+	table   []*zlib.Patch    // the patches of the image: the modules', then the mark's
+	places  []zlib.Placement // scratch: a row's patches
 
-	markPatches []*patch // the mark's rows as patches (see markPatchesOf), or nil for no logo
-	markSide    int      // the mark's side in pixels
-	markAt      int      // its first pixel, down and across
-	markFirst   int      // the table entry of markPatches[0]
+	markPatches []*zlib.Patch // the mark's rows as patches (see markPatchesOf), or nil for no logo
+	markSide    int           // the mark's side in pixels
+	markAt      int           // its first pixel, down and across
+	markFirst   int           // the table entry of markPatches[0]
 	rows        patchedRows
 }
 

@@ -1,14 +1,18 @@
 package render
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/bananaqr/bananaqr/render/internal/zlib"
+)
 
 // This file draws 8-bit images (rounded corners, the logo) as patches on the row above (see
-// deflate_patch.go), without drawing a pixel. Within a module row, a pixel row differs from the
+// zlib.Patch), without drawing a pixel. Within a module row, a pixel row differs from the
 // one above only where a rounded corner's curve crosses it, and where the mark does; and a dark
 // module's pixel row depends only on which of its corners are rounded and the row's place in the
 // module. Between module rows, a module's first row differs from the last row of the one above
 // by what the two modules are. So the changes for every case are made once per module size
-// (modulePatches), the mark's once per size (markPatchesOf), and a row costs a placement per
+// (modulePatches), the mark's once per size (markPatchesOf), and a row costs a zlib.Placement per
 // module it changes.
 
 // Corners of a dark module, as bits of a corner set: a corner is rounded when both of the
@@ -33,9 +37,9 @@ type cell struct {
 // last row of the module above by what each is: light, or dark with its rounded corners on the
 // side they share.
 type modulePatches struct {
-	side   int      // of the corner tile (see cornerTile); 0 for square modules
-	list   []*patch // the distinct patches; list[0] is emptyPatch
-	within []uint16 // [dy][corners] → entry of list; 0 when the row does not change
+	side   int           // of the corner tile (see cornerTile); 0 for square modules
+	list   []*zlib.Patch // the distinct patches; list[0] is zlib.EmptyPatch
+	within []uint16      // [dy][corners] → entry of list; 0 when the row does not change
 	// enter is [above][below] → entry, where above and below are 0 for a light module, else 1 +
 	// its rounded corners on the shared side: bottom corners >> 2 above, top corners & 3 below.
 	enter []uint16
@@ -71,7 +75,7 @@ func newModulePatches(key [2]int) (*modulePatches, int) {
 	if rounded {
 		tile, side = cornerTile(k)
 	}
-	p := &modulePatches{side: side, list: []*patch{emptyPatch},
+	p := &modulePatches{side: side, list: []*zlib.Patch{zlib.EmptyPatch},
 		within: make([]uint16, k*cornerSets), enter: make([]uint16, 5*5)}
 	seen := make(map[string]uint16)
 	cost := 2 * (len(p.within) + len(p.enter))
@@ -93,7 +97,7 @@ func newModulePatches(key [2]int) (*modulePatches, int) {
 		if !ok {
 			e = uint16(len(p.list))
 			seen[key] = e
-			p.list = append(p.list, newPatch(first, append([]byte(nil), diff[first:last]...)))
+			p.list = append(p.list, zlib.NewPatch(first, append([]byte(nil), diff[first:last]...)))
 			cost += 64 + 5*(last-first)
 		}
 		return e
@@ -169,15 +173,15 @@ func appendDiff(dst []byte, prev, cur []uint8) []byte {
 }
 
 // markPatchCache keeps the mark's patches by size, up to 8 MB.
-var markPatchCache = boundedCache[int, []*patch]{max: 8 << 20}
+var markPatchCache = boundedCache[int, []*zlib.Patch]{max: 8 << 20}
 
 // markPatchesOf returns the mark of px pixels as patches: entry i (0 to px) turns row i−1 of the
-// mark into row i, where rows −1 and px are the background; emptyPatch when the two are the
+// mark into row i, where rows −1 and px are the background; zlib.EmptyPatch when the two are the
 // same. A patch's anchor is the mark's first pixel.
-func markPatchesOf(px int) []*patch {
-	return markPatchCache.get(px, func(px int) ([]*patch, int) {
+func markPatchesOf(px int) []*zlib.Patch {
+	return markPatchCache.get(px, func(px int) ([]*zlib.Patch, int) {
 		raster := markRaster(px)
-		patches := make([]*patch, px+1)
+		patches := make([]*zlib.Patch, px+1)
 		prev, cur := make([]uint8, px), make([]uint8, px)
 		cost := 0
 		var diff []byte
@@ -199,9 +203,9 @@ func markPatchesOf(px int) []*patch {
 			for last > first && diff[last-1] == 0 {
 				last--
 			}
-			patches[i] = emptyPatch
+			patches[i] = zlib.EmptyPatch
 			if first < last {
-				patches[i] = newPatch(first, append([]byte(nil), diff[first:last]...))
+				patches[i] = zlib.NewPatch(first, append([]byte(nil), diff[first:last]...))
 				cost += 64 + 5*(last-first)
 			}
 		}
@@ -210,21 +214,21 @@ func markPatchesOf(px int) []*patch {
 }
 
 // patchRow is the patchedRows row function of depth 8 (see patchedRows).
-func (r *rasterizer) patchRow(y int) []placement {
+func (r *rasterizer) patchRow(y int) []zlib.Placement {
 	l := &r.l
 	k := l.module
 	sy := y - l.origin
 	places := r.places[:0]
-	var markPlace placement // the mark's change in this row; entry 0 for none
-	if i := y - r.markAt; r.markPatches != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != emptyPatch {
-		markPlace = placement{anchor: int32(r.markAt), patch: uint16(r.markFirst + i)}
+	var markPlace zlib.Placement // the mark's change in this row; entry 0 for none
+	if i := y - r.markAt; r.markPatches != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != zlib.EmptyPatch {
+		markPlace = zlib.Placement{Anchor: int32(r.markAt), Patch: uint16(r.markFirst + i)}
 	}
 	add := func(anchor int32, e uint16) {
-		if markPlace.patch != 0 && anchor > markPlace.anchor {
+		if markPlace.Patch != 0 && anchor > markPlace.Anchor {
 			places = append(places, markPlace)
-			markPlace.patch = 0
+			markPlace.Patch = 0
 		}
-		places = append(places, placement{anchor: anchor, patch: e})
+		places = append(places, zlib.Placement{Anchor: anchor, Patch: e})
 	}
 	switch my, dy := sy/k, sy%k; {
 	case sy < 0 || sy > l.n*k: // the quiet zone and the remainder
@@ -245,7 +249,7 @@ func (r *rasterizer) patchRow(y int) []placement {
 			}
 		}
 	}
-	if markPlace.patch != 0 {
+	if markPlace.Patch != 0 {
 		places = append(places, markPlace)
 	}
 	r.places = places

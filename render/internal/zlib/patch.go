@@ -1,11 +1,11 @@
-package render
+package zlib
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// This file is zlibWriter's second way of taking rows, for images whose rows the caller knows as
+// This file is Writer's second way of taking rows, for images whose rows the caller knows as
 // changes to the row above. A rounded or logo PNG has hundreds of distinct rows, and parsing
 // each byte of them costs far more than the image is worth; but the rasteriser knows where each
 // row differs from the one above (the modules that start, the rounded corners crossing it, the
@@ -19,19 +19,19 @@ import (
 // A patch is a stretch of a scanline filtered Up where its row differs from the row above: the
 // bytewise differences modulo 256, first and last not zero. It is read-only once made, and
 // shared between images and goroutines.
-type patch struct {
-	offset int     // where the stretch starts, in bytes from the anchor of its placement
+type Patch struct {
+	offset int     // where the stretch starts, in bytes from the anchor of its Placement
 	data   []byte  // the differences; none for the empty patch
 	toks   []token // data as literals, and runs of a byte as matches at distance 1
 	s, w   uint32  // the Adler-32 sums of data (see adlerSums)
 }
 
-// emptyPatch changes nothing; it is entry 0 of every patch table.
-var emptyPatch = &patch{}
+// EmptyPatch changes nothing; it is entry 0 of every patch table.
+var EmptyPatch = &Patch{}
 
-// newPatch returns the patch of data at offset bytes from its anchor.
-func newPatch(offset int, data []byte) *patch {
-	p := &patch{offset: offset, data: data}
+// NewPatch returns the patch of data at offset bytes from its anchor.
+func NewPatch(offset int, data []byte) *Patch {
+	p := &Patch{offset: offset, data: data}
 	for i := 0; i < len(data); {
 		p.toks = append(p.toks, token(data[i]))
 		rest := runLen(data[i:]) - 1 // the bytes after data[i] that repeat it
@@ -51,11 +51,11 @@ func newPatch(offset int, data []byte) *patch {
 	return p
 }
 
-// A placement puts entry patch of the writer's patch table into a row: the patch's data starts
-// at byte anchor + offset of the row's data (after its first byte, the PNG filter type).
-type placement struct {
-	anchor int32
-	patch  uint16
+// A Placement puts entry Patch of the writer's patch table into a row: the patch's data starts
+// at byte Anchor + offset of the row's data (after its first byte, the PNG filter type).
+type Placement struct {
+	Anchor int32
+	Patch  uint16
 }
 
 // Patch tokens: symbol patchSym in bits 0–8 (no DEFLATE symbol), the table entry in bits 9–20,
@@ -67,12 +67,12 @@ const (
 	patchGapBits = 21
 )
 
-// usePatches sets the patch table of the stream that reset started: table[0] must be
-// emptyPatch, and at most maxPatches−1 entries; and head, the patch every row starts with
+// UsePatches sets the patch table of the stream that Reset started: table[0] must be
+// EmptyPatch, and at most maxPatches−1 entries; and head, the patch every row starts with
 // (offset 0).
-func (z *zlibWriter) usePatches(table []*patch, head *patch) {
-	if len(table) >= maxPatches || table[0] != emptyPatch {
-		panic("render: bad patch table")
+func (z *Writer) UsePatches(table []*Patch, head *Patch) {
+	if len(table) >= maxPatches || table[0] != EmptyPatch {
+		panic("zlib: bad patch table")
 	}
 	z.patches = append(append(z.patches[:0], table...), head)
 	z.headEntry = uint16(len(table))
@@ -94,10 +94,10 @@ func (z *zlibWriter) usePatches(table []*patch, head *patch) {
 	z.zeros = 0
 }
 
-// patchRow adds a row of rowLen bytes: the head patch, then zeros but for the patches at
+// PatchRow adds a row of rowLen bytes: the head patch, then zeros but for the patches at
 // places, which come in order and do not overlap. The zeros at the end wait for the next row's
 // head, to share its token.
-func (z *zlibWriter) patchRow(places []placement) {
+func (z *Writer) PatchRow(places []Placement) {
 	n := z.rowLen
 	if z.ntok+len(places)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
 		z.writeBlock(false)
@@ -108,9 +108,9 @@ func (z *zlibWriter) patchRow(places []placement) {
 	at := int(h.len)
 	s, w := uint64(h.s), uint64(h.w)+uint64(n-at)*uint64(h.s)
 	for _, pl := range places {
-		p := &info[pl.patch]
-		start := 1 + int(pl.anchor) + int(p.offset)
-		z.addPatch(start-at, pl.patch)
+		p := &info[pl.Patch]
+		start := 1 + int(pl.Anchor) + int(p.offset)
+		z.addPatch(start-at, pl.Patch)
 		at = start + int(p.len)
 		s += uint64(p.s)
 		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
@@ -120,7 +120,7 @@ func (z *zlibWriter) patchRow(places []placement) {
 }
 
 // flushZeros adds the zeros that end the last patched row, if they are still waiting.
-func (z *zlibWriter) flushZeros() {
+func (z *Writer) flushZeros() {
 	if z.zeros > 0 {
 		if z.ntok+1+z.zeros/maxPatchGap > blockTokens {
 			z.writeBlock(false)
@@ -130,7 +130,7 @@ func (z *zlibWriter) flushZeros() {
 	}
 }
 
-// patchInfo is what patchRow needs of a patch, kept close together.
+// patchInfo is what PatchRow needs of a patch, kept close together.
 type patchInfo struct {
 	offset, len int32
 	s, w        uint32
@@ -138,7 +138,7 @@ type patchInfo struct {
 
 // addPatch adds the token of gap zeros followed by patch i of the table, and of the zeros before
 // them that one token cannot hold; there must be room for the tokens in the block.
-func (z *zlibWriter) addPatch(gap int, i uint16) {
+func (z *Writer) addPatch(gap int, i uint16) {
 	for gap > maxPatchGap {
 		z.gapUses[maxPatchGap]++
 		z.patchUses[0]++
@@ -171,7 +171,7 @@ func appendGapTokens(toks []token, gap int) []token {
 }
 
 // countPatches adds the symbols of the gaps and patches placed in the block to its frequencies.
-func (z *zlibWriter) countPatches() {
+func (z *Writer) countPatches() {
 	count := func(toks []token, uses uint32) {
 		for _, t := range toks {
 			sym := t & 511
@@ -199,7 +199,7 @@ const longCode = 255
 
 // codePatches works out the bits, in the codes lit and dist, of the gaps and patches placed in
 // the block (see writeTokens), and forgets their uses for the next block.
-func (z *zlibWriter) codePatches(lit, dist *huffCode) {
+func (z *Writer) codePatches(lit, dist *huffCode) {
 	z.longBits = z.longBits[:0]
 	for g, uses := range z.gapUses {
 		if uses == 0 {
@@ -220,7 +220,7 @@ func (z *zlibWriter) codePatches(lit, dist *huffCode) {
 // codeTokens returns the bits of toks in the codes lit and dist, and their number; or, when
 // they are more than 64, longCode and where they are in longBits: their number, then the bits
 // 32 a word.
-func (z *zlibWriter) codeTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
+func (z *Writer) codeTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
 	var total uint
 	for _, t := range toks {
 		c, m := tokenBits(t, lit, dist)
@@ -234,7 +234,7 @@ func (z *zlibWriter) codeTokens(toks []token, lit, dist *huffCode) (code uint64,
 }
 
 // codeLongTokens is codeTokens for more than 64 bits.
-func (z *zlibWriter) codeLongTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
+func (z *Writer) codeLongTokens(toks []token, lit, dist *huffCode) (code uint64, n uint8) {
 	at := len(z.longBits)
 	z.longBits = append(z.longBits, 0)
 	var acc uint64

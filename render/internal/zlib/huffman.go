@@ -1,4 +1,4 @@
-package render
+package zlib
 
 import (
 	"math/bits"

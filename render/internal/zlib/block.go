@@ -1,17 +1,17 @@
-package render
+package zlib
 
 import (
 	"encoding/binary"
 	"slices"
 )
 
-// This file writes zlibWriter's blocks: the Huffman codes of a block (RFC 1951 3.2.7) and its
+// This file writes Writer's blocks: the Huffman codes of a block (RFC 1951 3.2.7) and its
 // tokens in them.
 
 // writeBlock writes the tokens as one compressed block (RFC 1951 3.2.3), with dynamic Huffman
 // codes built from their frequencies (BTYPE=10, 3.2.7) or the fixed codes (BTYPE=01, 3.2.6),
 // whichever is shorter, and starts the next block.
-func (z *zlibWriter) writeBlock(final bool) {
+func (z *Writer) writeBlock(final bool) {
 	z.litFreq[endOfBlock] = 1
 	z.countPatches()
 	z.lit.build(z.litFreq[:], maxCodeBits, &z.hs)
@@ -64,7 +64,7 @@ func (z *zlibWriter) writeBlock(final bool) {
 // nlit + ndist lengths, with the code length alphabet of RFC 1951 3.2.7: 0..15 a length, 16
 // the previous length 3..6 times, 17 a length of 0 3..10 times, 18 11..138 times. It leaves
 // the symbols (with their extra bits' values) in clSyms and counts them in clFreq.
-func (z *zlibWriter) runLengths(nlit, ndist int) {
+func (z *Writer) runLengths(nlit, ndist int) {
 	z.clSyms = z.clSyms[:0]
 	clear(z.clFreq[:])
 	emit := func(sym, extra int) {
@@ -105,7 +105,7 @@ func (z *zlibWriter) runLengths(nlit, ndist int) {
 
 // writeCodes writes the header of a dynamic block after BTYPE (RFC 1951 3.2.7): HLIT, HDIST,
 // HCLEN, the code length code's lengths in codeLenOrder, then the run-length coded lengths.
-func (z *zlibWriter) writeCodes(nlit, ndist, ncl int) {
+func (z *Writer) writeCodes(nlit, ndist, ncl int) {
 	z.bw.put(uint64(nlit-257), 5)
 	z.bw.put(uint64(ndist-1), 5)
 	z.bw.put(uint64(ncl-4), 4)
@@ -125,7 +125,7 @@ func (z *zlibWriter) writeCodes(nlit, ndist, ncl int) {
 // writeTokens writes the block's tokens with the codes lit and dist, and the end of block. A
 // token equal to the one before (the copies of repeated rows come in long runs of them) reuses
 // its bits; a patch token's bits are its gap's and its patch's (see codePatches).
-func (z *zlibWriter) writeTokens(lit, dist *huffCode) {
+func (z *Writer) writeTokens(lit, dist *huffCode) {
 	acc, nacc, dst := z.bw.acc, z.bw.n, z.bw.dst // bitWriter.put, inlined by hand
 	var last token = 1 << 31                     // no token: a literal has no other bits, a match's symbol is not 0
 	var code uint64

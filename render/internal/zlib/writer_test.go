@@ -1,8 +1,8 @@
-package render
+package zlib
 
 import (
 	"bytes"
-	"compress/zlib"
+	stdzlib "compress/zlib"
 	"fmt"
 	"hash/adler32"
 	"io"
@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// ztInput is the input of a zlibWriter: rows of rowLen bytes (the last may be shorter), and
-// after each, how many times it repeats (repeatRows).
+// ztInput is the input of a Writer: rows of rowLen bytes (the last may be shorter), and
+// after each, how many times it repeats (RepeatRows).
 type ztInput struct {
 	rowLen  int
 	rows    [][]byte
@@ -31,16 +31,16 @@ func (in *ztInput) data() []byte {
 }
 
 // compress runs the input through z, after prefix.
-func (in *ztInput) compress(z *zlibWriter, prefix []byte) []byte {
-	z.reset(prefix, in.rowLen)
+func (in *ztInput) compress(z *Writer, prefix []byte) []byte {
+	z.Reset(prefix, in.rowLen)
 	for i, r := range in.rows {
-		copy(z.nextRow(), r)
-		z.commitRow(len(r))
+		copy(z.NextRow(), r)
+		z.CommitRow(len(r))
 		if in.repeats[i] > 0 {
-			z.repeatRows(in.repeats[i])
+			z.RepeatRows(in.repeats[i])
 		}
 	}
-	return z.finish()
+	return z.Finish()
 }
 
 // ztSplit cuts data into rows of rowLen bytes, none repeated.
@@ -58,7 +58,7 @@ func ztSplit(data []byte, rowLen int) *ztInput {
 // ztInflate decompresses a zlib stream with compress/zlib, which checks the header and Adler-32.
 func ztInflate(tb testing.TB, stream []byte) []byte {
 	tb.Helper()
-	r, err := zlib.NewReader(bytes.NewReader(stream))
+	r, err := stdzlib.NewReader(bytes.NewReader(stream))
 	if err != nil {
 		tb.Fatalf("zlib header: %v", err)
 	}
@@ -73,7 +73,7 @@ func ztInflate(tb testing.TB, stream []byte) []byte {
 }
 
 // ztRoundTrip compresses in and checks that it inflates back, and returns the stream.
-func ztRoundTrip(tb testing.TB, z *zlibWriter, in *ztInput) []byte {
+func ztRoundTrip(tb testing.TB, z *Writer, in *ztInput) []byte {
 	tb.Helper()
 	stream := in.compress(z, nil)
 	want := in.data()
@@ -132,7 +132,7 @@ func TestDeflateBytes(t *testing.T) {
 		{"pattern beyond the window", slices.Concat(block[:64], make([]byte, maxDistance-30), block[:64])},
 		{"pattern at the window's edge", slices.Concat(block[:64], make([]byte, maxDistance-64), block[:64])},
 	}
-	z := newZlibWriter()
+	z := NewWriter()
 	for _, c := range cases {
 		for _, rowLen := range []int{1, 2, 3, 7, 129, 1000, 4096, 32768, 40000, 70000} {
 			t.Run(fmt.Sprintf("%s/row %d", c.name, rowLen), func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestDeflateBytes(t *testing.T) {
 
 func TestDeflateRepeatedRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	z := newZlibWriter()
+	z := NewWriter()
 	for _, rowLen := range []int{1, 2, 3, 4, 9, 129, 257, 513, 4097, 33000, 70000} {
 		for trial := range 5 {
 			in := &ztInput{rowLen: rowLen}
@@ -191,7 +191,7 @@ func TestDeflateRepeatedRows(t *testing.T) {
 // A long run of repeated rows becomes a handful of tokens per 258 bytes, and identical
 // repeated rows of zeros become one run at distance 1.
 func TestDeflateRepeatsAreCheap(t *testing.T) {
-	z := newZlibWriter()
+	z := NewWriter()
 	in := &ztInput{rowLen: 129, rows: [][]byte{make([]byte, 129)}, repeats: []int{10000}}
 	if stream := ztRoundTrip(t, z, in); len(stream) > 2000 {
 		t.Errorf("%d blank rows: %d bytes", 10001, len(stream))
@@ -208,7 +208,7 @@ func TestDeflateRepeatsAreCheap(t *testing.T) {
 // when content positions wrap around.
 func TestDeflateReuse(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	z := newZlibWriter()
+	z := NewWriter()
 	a := ztSplit(bytes.Repeat(ztRandom(r, 3000), 20), 500)
 	b := ztSplit(ztRuns(r, 50000, 20), 700)
 	for i := range 6 {
@@ -222,7 +222,7 @@ func TestDeflateReuse(t *testing.T) {
 		}
 	}
 	// A fresh writer gives the same bytes: the tables only speed things up.
-	if !bytes.Equal(a.compress(z, nil), a.compress(newZlibWriter(), nil)) {
+	if !bytes.Equal(a.compress(z, nil), a.compress(NewWriter(), nil)) {
 		t.Error("a used writer and a fresh one disagree")
 	}
 }
@@ -230,7 +230,7 @@ func TestDeflateReuse(t *testing.T) {
 func TestDeflateAppends(t *testing.T) {
 	in := ztSplit([]byte("hello, hello, hello"), 5)
 	prefix := []byte("prefix")
-	out := in.compress(newZlibWriter(), bytes.Clone(prefix))
+	out := in.compress(NewWriter(), bytes.Clone(prefix))
 	if !bytes.HasPrefix(out, prefix) {
 		t.Fatalf("prefix lost: %q", out)
 	}
@@ -263,7 +263,7 @@ func TestSums(t *testing.T) {
 
 func TestRowOf(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	z := newZlibWriter()
+	z := NewWriter()
 	for range 100000 {
 		z.rowLen = 1 + r.IntN(1<<17)
 		z.recip = (1<<40 + uint64(z.rowLen) - 1) / uint64(z.rowLen)
@@ -413,7 +413,7 @@ func BenchmarkDeflate(b *testing.B) {
 		{"runs-64K", ztSplit(ztRuns(r, 64<<10, 40), 1024)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			z := newZlibWriter()
+			z := NewWriter()
 			var out []byte
 			b.SetBytes(int64(len(c.in.data())))
 			for b.Loop() {
@@ -439,18 +439,18 @@ func ztPatchData(r *rand.Rand, n int) []byte {
 // checks that they inflate to the rows meant.
 func TestDeflatePatches(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	z := newZlibWriter()
+	z := NewWriter()
 	for round := range 12 {
 		rowLen := 1 + []int{2, 7, 200, 2048, 5000}[round%5]
-		table := []*patch{emptyPatch}
+		table := []*Patch{EmptyPatch}
 		for range 1 + r.IntN(300) {
 			n := 1 + r.IntN(min(rowLen-1, []int{4, 40, 400}[r.IntN(3)]))
-			table = append(table, newPatch(r.IntN(5), ztPatchData(r, n)))
+			table = append(table, NewPatch(r.IntN(5), ztPatchData(r, n)))
 		}
 		var want []byte
-		z.reset([]byte("prefix"), rowLen)
-		head := newPatch(0, []byte{byte(1 + r.IntN(255))})
-		z.usePatches(table, head)
+		z.Reset([]byte("prefix"), rowLen)
+		head := NewPatch(0, []byte{byte(1 + r.IntN(255))})
+		z.UsePatches(table, head)
 		rows := 50 + r.IntN(100)
 		if round%4 == 3 {
 			rows = 3000 // more tokens than a block holds
@@ -458,7 +458,7 @@ func TestDeflatePatches(t *testing.T) {
 		for range rows {
 			row := make([]byte, rowLen)
 			row[0] = head.data[0]
-			var places []placement
+			var places []Placement
 			for at := 1; at < rowLen && len(places) < 60; {
 				i := r.IntN(len(table))
 				p := table[i]
@@ -466,14 +466,14 @@ func TestDeflatePatches(t *testing.T) {
 				if 1+anchor+p.offset+len(p.data) > rowLen || r.IntN(8) == 0 {
 					break
 				}
-				places = append(places, placement{anchor: int32(anchor), patch: uint16(i)})
+				places = append(places, Placement{Anchor: int32(anchor), Patch: uint16(i)})
 				copy(row[1+anchor+p.offset:], p.data)
 				at = 1 + anchor + p.offset + len(p.data)
 			}
-			z.patchRow(places)
+			z.PatchRow(places)
 			want = append(want, row...)
 		}
-		stream := z.finish()
+		stream := z.Finish()
 		if !bytes.HasPrefix(stream, []byte("prefix")) {
 			t.Fatal("the prefix is lost")
 		}

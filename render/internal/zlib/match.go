@@ -1,12 +1,12 @@
-package render
+package zlib
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// This file is the match finder of zlibWriter: it parses a distinct row into literals and
-// matches (see the overview in deflate.go).
+// This file is the match finder of Writer: it parses a distinct row into literals and
+// matches (see the overview in writer.go).
 
 // matchLen returns how many leading bytes of a equal those of b (len(b) ≥ len(a)), 8 at a time.
 func matchLen(a, b []byte) int {
@@ -34,7 +34,7 @@ func matchLen(a, b []byte) int {
 // and before taking a short match it looks one byte ahead for a better one (lazy matching). A
 // match continuing the pending one at the same distance costs almost nothing, so copies of the
 // row above and runs flow across row boundaries into one long match.
-func (z *zlibWriter) matchRow(p0, end int) (s, w uint32) {
+func (z *Writer) matchRow(p0, end int) (s, w uint32) {
 	if z.ntok < z.costTokens || z.ntok-z.costTokens >= costInterval || len(z.lastCopy) == 0 {
 		z.updateCosts()
 	}
@@ -84,7 +84,7 @@ func (z *zlibWriter) matchRow(p0, end int) (s, w uint32) {
 }
 
 // addSpan notes that win[p:q) is not copied from the row above.
-func (z *zlibWriter) addSpan(p, q int) {
+func (z *Writer) addSpan(p, q int) {
 	if k := len(z.spans); k > 0 && int(z.spans[k-1]) == p {
 		z.spans[k-1] = int32(q)
 		return
@@ -94,7 +94,7 @@ func (z *zlibWriter) addSpan(p, q int) {
 
 // rowSums returns the Adler-32 sums of the row win[p0:end): when much of it was copied from the
 // row above, from the row above's sums corrected at the spans that were not.
-func (z *zlibWriter) rowSums(p0, end int) (s, w uint32) {
+func (z *Writer) rowSums(p0, end int) (s, w uint32) {
 	n := z.rowLen
 	other := 0
 	for i := 0; i < len(z.spans); i += 2 {
@@ -124,7 +124,7 @@ type matchCand struct {
 // bestMatch returns the match at win[p] (in the row win[p0:end)) that saves the most bits; at
 // tells whether the pending match ends at p, so that a match there can continue it. It first
 // enters the positions before p into the hash chains.
-func (z *zlibWriter) bestMatch(p, p0, end int, at bool) matchCand {
+func (z *Writer) bestMatch(p, p0, end int, at bool) matchCand {
 	z.insertTo(p, end)
 	win, n := z.win, z.rowLen
 	var best matchCand
@@ -172,7 +172,7 @@ func (z *zlibWriter) bestMatch(p, p0, end int, at bool) matchCand {
 // at win[c:] (c < p). A source in an older row r is taken at r's last copy, which row r+1
 // follows in the stream as in the content; the match cannot run past row r+1, since it ends
 // with the current row, at most rowLen bytes on.
-func (z *zlibWriter) matchAt(c, p, p0, end int) (l, d int) {
+func (z *Writer) matchAt(c, p, p0, end int) (l, d int) {
 	n := z.rowLen
 	d = p - c // the current row or the one above: content and stream agree
 	if c < p0-n {
@@ -189,7 +189,7 @@ func (z *zlibWriter) matchAt(c, p, p0, end int) (l, d int) {
 // rowOf returns x/rowLen, by multiplication when that is exact: x·⌈2^40/rowLen⌉ differs from
 // x·2^40/rowLen by less than x, which is too little to change the quotient when x·rowLen < 2^40,
 // and it fits 64 bits when x < 2^24.
-func (z *zlibWriter) rowOf(x int) int {
+func (z *Writer) rowOf(x int) int {
 	if x < 1<<24 && uint64(x)*uint64(z.rowLen) < 1<<40 {
 		return int(uint64(x) * z.recip >> 40)
 	}
@@ -199,7 +199,7 @@ func (z *zlibWriter) rowOf(x int) int {
 // insertTo enters the positions from ins up to p into the hash chains, except those where the
 // 8 bytes are one byte repeated (distance 1 does better there), which it skips 8 at a time.
 // Positions need 8 bytes, so the last 7 of the content wait for the next row.
-func (z *zlibWriter) insertTo(p, end int) {
+func (z *Writer) insertTo(p, end int) {
 	base := z.winBase
 	i := max(z.ins-base, 0)
 	last := min(p, end-7)
@@ -232,7 +232,7 @@ func hashKey(x uint64) uint32 {
 // matchCost estimates the bits, in sixteenths, of a match of length l at distance d, with the
 // costs of the current block's symbols so far (see updateCosts); a match that continues the
 // pending one (at: it starts where that ends) costs a bit, and it may be shorter than 3.
-func (z *zlibWriter) matchCost(l, d int, at bool) int {
+func (z *Writer) matchCost(l, d int, at bool) int {
 	if at && z.pendLen > 0 && d == z.pendDist {
 		return 16 // continues the pending match
 	}
@@ -246,7 +246,7 @@ func (z *zlibWriter) matchCost(l, d int, at bool) int {
 // of their symbols' shares of the block's symbols so far plus their extra bits, and the average
 // cost of a literal. Before the block has enough symbols, it assumes costs typical of these
 // images.
-func (z *zlibWriter) updateCosts() {
+func (z *Writer) updateCosts() {
 	z.costTokens = z.ntok
 	var symCost [numLitLen]int
 	if z.ntok < costInterval {
