@@ -80,8 +80,7 @@ func TestRedisCancelledCaller(t *testing.T) {
 }
 
 // TestRedisConcurrent lets 16 goroutines on two limiters (two replicas) spend one budget with
-// 192 requests:
-// exactly 60 get through.
+// 192 requests: exactly 60 get through.
 func TestRedisConcurrent(t *testing.T) {
 	url := testRedisURL(t)
 	caller := uniqueCaller("concurrent")
