@@ -76,19 +76,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const maxInput = 1 << 20
 
 func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	defaults := render.Defaults()
+	// The style flags' defaults and values are the API's (api.StyleDefaults, api.StyleValues).
+	defaults := api.StyleDefaults()
+	number := func(name string) int { n, _ := strconv.Atoi(defaults[name]); return n }
+	choices := func(name string) string { return strings.Join(api.StyleValues(name), ", ") }
 	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ecc := fs.String("ecc", "M", "least error correction `level`: L, M, Q or H; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
-	margin := fs.Int("margin", defaults.Margin, fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", render.MaxMargin))
+	ecc := fs.String("ecc", defaults["ecc"], "least error correction `level`: "+choices("ecc")+"; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
+	margin := fs.Int("margin", number("margin"), fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", api.MaxMargin))
 	invert := fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
 	out := fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
-	size := fs.Int("size", defaults.Size, fmt.Sprintf("image width and height in `pixels` (%d..%d)", render.MinSize, render.MaxSize))
-	fg := fs.String("color", render.FormatColor(defaults.Foreground), "image: foreground `colour`, RRGGBB with or without #")
-	bg := fs.String("background", render.FormatColor(defaults.Background), "image: background `colour`, RRGGBB with or without #")
-	corners := fs.String("corners", "square", "image: `shape` of the modules' outer corners, square or rounded")
+	size := fs.Int("size", number("size"), fmt.Sprintf("image width and height in `pixels` (%d..%d)", api.MinSize, api.MaxSize))
+	fg := fs.String("color", defaults["color"], "image: foreground `colour`, RRGGBB with or without #")
+	bg := fs.String("background", defaults["background"], "image: background `colour`, RRGGBB with or without #")
+	corners := fs.String("corners", defaults["corners"], "image: `shape` of the modules' outer corners: "+choices("corners"))
 	typeFields := payloadFlags(fs)
-	logo := fs.String("logo", "none", "image: `mark` in the centre, none or banana")
+	logo := fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
 	remote := fs.String("remote", "", "make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\ninstead of on this machine; the service's limits (2,048 characters, 60 codes a minute) apply")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n"+

@@ -119,7 +119,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			h.Set("X-QR-Payload-Encoding", "percent")
 		}
 	}
-	h.Set("X-QR-Logo", logoName(req.Logo))
+	h.Set("X-QR-Logo", api.LogoName(req.Logo))
 	h.Set("X-QR-Size", strconv.Itoa(req.Size))
 	h.Set("X-QR-Format", string(req.Format))
 	if len(res.Warnings) > 0 {
@@ -161,7 +161,7 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 	pngDataURL := b.String()
 	out := api.Response{
 		OK: true, Type: string(p.Type), PayloadType: string(p.Type), Format: string(api.FormatJSON),
-		MimeType: "image/png", Size: req.Size, Logo: logoName(req.Logo),
+		MimeType: "image/png", Size: req.Size, Logo: api.LogoName(req.Logo),
 		Color: render.FormatColor(req.Color), Background: render.FormatColor(req.Background),
 		SVG: string(res.SVG), PNGBase64: pngDataURL[len(dataURLPrefix):], PNGDataURL: pngDataURL,
 		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
@@ -187,14 +187,6 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 	out.ImageURL, out.SVGURL = &imageURL, &svgURL
 	out.Markdown = "![QR code](" + imageURL + ")"
 	return out
-}
-
-// logoName returns the API's name of a logo.
-func logoName(l render.Logo) string {
-	if l == render.Banana {
-		return "banana"
-	}
-	return "none"
 }
 
 // headerValue returns a public payload as X-QR-Payload carries it: as it is when every byte is

@@ -65,12 +65,15 @@ func inputSchema() *jsonschema.Schema {
 	enum("security", "WPA", "WEP", "nopass")
 	def("security", "WPA")
 	def("hidden", false)
-	enum("logo", "none", "banana")
-	def("logo", "none")
-	enum("corners", "square", "rounded")
-	def("corners", "square")
-	enum("ecc", "L", "M", "Q", "H")
-	def("ecc", "M")
+	styles := api.StyleDefaults()
+	for _, name := range []string{"logo", "corners", "ecc"} {
+		var values []any
+		for _, v := range api.StyleValues(name) {
+			values = append(values, v)
+		}
+		enum(name, values...)
+		def(name, styles[name])
+	}
 	between("size", api.MinSize, api.MaxSize)
 	def("size", api.DefaultSize)
 	s.Properties["margin"].Types, s.Properties["margin"].Type = nil, "integer" // not nullable
@@ -79,8 +82,8 @@ func inputSchema() *jsonschema.Schema {
 	for _, c := range []string{"color", "background"} {
 		s.Properties[c].Pattern = "^#?[0-9A-Fa-f]{6}$"
 	}
-	def("color", "7B260F")
-	def("background", "FFFFFF")
+	def("color", styles["color"])
+	def("background", styles["background"])
 	one, max := 1, payload.MaxLen
 	for _, f := range []string{"url", "text"} {
 		s.Properties[f].MinLength, s.Properties[f].MaxLength = &one, &max

@@ -1,0 +1,96 @@
+package api
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// TestStyleCatalogueMatchesParsing: every value StyleValues lists is accepted by SetStyle and
+// names a distinct setting, the defaults are NewRequest's, and nothing else is accepted.
+func TestStyleCatalogueMatchesParsing(t *testing.T) {
+	defaults := StyleDefaults()
+	for _, name := range []string{"format", "logo", "corners", "ecc"} {
+		seen := map[string]bool{}
+		for _, v := range StyleValues(name) {
+			r := NewRequest()
+			if err := r.SetStyle(name, v); err != nil {
+				t.Errorf("%s=%s: %v", name, v, err)
+			}
+			got, _ := EncodeJSON(&r)
+			seen[string(got)] = true
+		}
+		if len(seen) != len(StyleValues(name)) {
+			t.Errorf("%s: %d values make %d distinct requests", name, len(StyleValues(name)), len(seen))
+		}
+		if !slices.Contains(StyleValues(name), defaults[name]) {
+			t.Errorf("%s: default %q is not among %v", name, defaults[name], StyleValues(name))
+		}
+		r := NewRequest()
+		if err := r.SetStyle(name, "nonsense"); ErrorOf(err).Code != CodeInvalidValue {
+			t.Errorf("%s=nonsense: %v", name, err)
+		}
+	}
+	for name, v := range defaults {
+		r, d := NewRequest(), NewRequest()
+		if err := r.SetStyle(name, v); err != nil || r != d {
+			t.Errorf("default %s=%s: %v, %+v", name, v, err, r)
+		}
+	}
+}
+
+// TestOpenAPIStyles holds the OpenAPI document's request body to the catalogue: each style
+// property's enumeration and default.
+func TestOpenAPIStyles(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Enum    []string        `json:"enum"`
+					Default json.RawMessage `json:"default"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc.Components.Schemas["QrRequest"].Properties
+	for name, want := range StyleDefaults() {
+		p, ok := props[name]
+		if !ok {
+			t.Errorf("QrRequest has no %s", name)
+			continue
+		}
+		var def any
+		json.Unmarshal(p.Default, &def)
+		if got := jsonText(def); got != want {
+			t.Errorf("%s: default %s, want %s", name, got, want)
+		}
+		if values := StyleValues(name); values != nil && !slices.Equal(sorted(p.Enum), sorted(values)) {
+			t.Errorf("%s: enum %v, want %v", name, p.Enum, values)
+		}
+	}
+}
+
+// jsonText returns a decoded JSON default as StyleDefaults spells it.
+func jsonText(v any) string {
+	switch v := v.(type) {
+	case string:
+		if len(v) == 7 && v[0] == '#' {
+			return v[1:]
+		}
+		return v
+	case float64:
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
