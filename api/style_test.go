@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/payload"
 )
 
 // TestStyleCatalogueMatchesParsing: every value StyleValues lists is accepted by SetStyle and
@@ -93,4 +95,30 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// TestOpenAPIPrivateTypes holds the document's x-private list, which the web page reads, to
+// package payload's private types.
+func TestOpenAPIPrivateTypes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Private []string `json:"x-private"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, ty := range payload.Types {
+		if ty.Private() {
+			want = append(want, string(ty))
+		}
+	}
+	if got := doc.Components.Schemas["QrRequest"].Properties["type"].Private; !slices.Equal(sorted(got), sorted(want)) {
+		t.Fatalf("x-private %v, want %v", got, want)
+	}
 }

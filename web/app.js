@@ -9,19 +9,35 @@
 
   const DEBOUNCE_MS = 300;
   const API = '/api/qr-code';
-  const MAX_TEXT = 2048;
-  const DEFAULT_STYLE = { color: '7B260F', background: 'FFFFFF', size: 1024, corners: 'square', logo: false, ecc: 'M', margin: 4 };
+  // The request's rules are the service's own, read from its OpenAPI document (readRules): the
+  // text limit, the style defaults and which types are private. Never copies of them.
+  let MAX_TEXT = 0;
+  let DEFAULT_STYLE = null;
 
-  // The payload types: what the page calls them, what the empty preview asks for, and whether
-  // the API treats them as private (never echoed, never in a URL).
+  // The payload types: what the page calls them, what the empty preview asks for, and (from the
+  // OpenAPI document) whether the API treats them as private: never echoed, never in a URL.
   const TYPES = {
-    url: { label: 'Link', article: 'a link', prompt: 'Type a link to see its code.', private: false },
-    text: { label: 'Text', article: 'a text', prompt: 'Type some text to see its code.', private: false },
-    wifi: { label: 'Wi-Fi network', article: 'a Wi-Fi network', prompt: 'Fill in the network name and password to see the code.', private: true, secret: 'The network name and password are' },
-    vcard: { label: 'Contact (vCard)', article: 'a contact card', prompt: 'Type the contact’s name to see the code.', private: true, secret: 'The contact’s details are' },
-    email: { label: 'E-mail', article: 'an e-mail', prompt: 'Type the address to write to, to see the code.', private: true, secret: 'The address and the message are' },
-    sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', private: true, secret: 'The number and the message are' },
+    url: { label: 'Link', article: 'a link', prompt: 'Type a link to see its code.' },
+    text: { label: 'Text', article: 'a text', prompt: 'Type some text to see its code.' },
+    wifi: { label: 'Wi-Fi network', article: 'a Wi-Fi network', prompt: 'Fill in the network name and password to see the code.', secret: 'The network name and password are' },
+    vcard: { label: 'Contact (vCard)', article: 'a contact card', prompt: 'Type the contact’s name to see the code.', secret: 'The contact’s details are' },
+    email: { label: 'E-mail', article: 'an e-mail', prompt: 'Type the address to write to, to see the code.', secret: 'The address and the message are' },
+    sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', secret: 'The number and the message are' },
   };
+
+  // readRules reads the request's rules from /openapi.json: the request body's defaults, the
+  // text's maxLength and the type's x-private list. Until it has, no type offers a link.
+  async function readRules() {
+    const res = await fetch('/openapi.json');
+    if (!res.ok) throw new Error(`/openapi.json: ${res.status}`);
+    const p = (await res.json()).components.schemas.QrRequest.properties;
+    MAX_TEXT = p.text.maxLength;
+    DEFAULT_STYLE = {
+      color: p.color.default, background: p.background.default, size: p.size.default, corners: p.corners.default,
+      logo: p.logo.default === 'banana', ecc: p.ecc.default, margin: p.margin.default,
+    };
+    for (const [type, info] of Object.entries(TYPES)) info.private = p.type['x-private'].includes(type);
+  }
 
   // Request fields and their older aliases, to find the control an error names.
   const STYLE_FIELDS = ['color', 'background', 'size', 'margin', 'ecc', 'corners', 'logo'];
@@ -290,7 +306,7 @@
     const type = currentType();
     const priv = TYPES[type].private;
     $('private-note').hidden = !priv;
-    if (priv) $('share').hidden = true;
+    if (priv !== false) $('share').hidden = true; // private, or not known yet
     if (priv) {
       $('private-note-text').textContent = `${TYPES[type].secret} made into the image in memory and forgotten: nothing is stored, and they never go into a link, a header or a log. So there is no link to share: download the image instead.`;
     }
@@ -612,6 +628,7 @@
   }
 
   function countText() {
+    if (!MAX_TEXT) return; // the rules are not read yet
     const n = [...$('text-text').value].length;
     const counter = $('text-text-count');
     counter.textContent = `${n.toLocaleString('en')} / ${MAX_TEXT.toLocaleString('en')}`;
@@ -619,6 +636,7 @@
   }
 
   function resetStyle() {
+    if (!DEFAULT_STYLE) return; // the rules are not read yet
     $('style-color').value = '#' + DEFAULT_STYLE.color;
     $('style-background').value = '#' + DEFAULT_STYLE.background;
     syncColor('color', 'text');
@@ -698,12 +716,18 @@
   // The examples name this service's own address.
   for (const el of document.querySelectorAll('.origin')) el.textContent = location.origin;
 
-  // Start from what the form holds (a reload keeps typed values in some browsers).
+  // Start from what the form holds (a reload keeps typed values in some browsers), once the
+  // service's rules are read.
   showPanel(currentType());
   setSecurity();
   setMarginOutput();
-  countText();
   syncColor('color', 'text');
   syncColor('background', 'text');
-  update();
+  readRules().then(() => {
+    updatePrivacy();
+    countText();
+    update();
+  }, () => {
+    showGeneralError({ title: 'Cannot reach bananaqr', message: 'The page could not read the service’s rules (/openapi.json).', hint: 'Check the connection, then reload the page.', retry: false });
+  });
 })();
