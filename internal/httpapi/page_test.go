@@ -2,8 +2,13 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/web"
 )
 
 // TestPage checks that the web page and its files are served with a content security policy
@@ -23,5 +28,36 @@ func TestPage(t *testing.T) {
 		if again.status != http.StatusNotModified {
 			t.Errorf("%s with its ETag: %d", path, again.status)
 		}
+	}
+}
+
+// TestPageRulesFromAPI: the page's defaults and limits are filled in from package api when it
+// is served; the page's own file holds placeholders, not copies.
+func TestPageRulesFromAPI(t *testing.T) {
+	raw, err := web.Files.ReadFile("index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := api.StyleDefaults()
+	for _, copied := range []string{`value="#` + d["color"] + `"`, `value="` + d["size"] + `"`, `max="` + strconv.Itoa(api.MaxMargin) + `"`, "2048"} {
+		if strings.Contains(string(raw), copied) {
+			t.Errorf("web/index.html holds a copy of a rule: %s", copied)
+		}
+	}
+	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	for _, want := range []string{
+		`id="style-color" data-style="color" value="#` + d["color"] + `"`,
+		`id="style-size" data-style="size" min="` + strconv.Itoa(api.MinSize) + `" max="` + strconv.Itoa(api.MaxSize) + `" step="1" value="` + d["size"] + `"`,
+		`value="` + d["corners"] + `" data-style="corners" checked>`,
+		`value="` + d["ecc"] + `" data-style="ecc" checked>`,
+		`data-style="margin" min="0" max="` + strconv.Itoa(api.MaxMargin) + `" step="1" value="` + d["margin"] + `"`,
+		`0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the served page lacks %s", want)
+		}
+	}
+	if n := strings.Count(page, `data-style="corners" checked>`) + strings.Count(page, `data-style="ecc" checked>`); n != 2 {
+		t.Errorf("%d style radios checked, want 2 (one corners, one ecc)", n)
 	}
 }

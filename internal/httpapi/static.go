@@ -4,13 +4,18 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"html/template"
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/web"
 )
 
@@ -81,6 +86,7 @@ func page(name string) http.HandlerFunc {
 	contentType := mime.TypeByExtension(path.Ext(name))
 	if name == "index.html" {
 		contentType = "text/html; charset=utf-8"
+		body = pageHTML(body)
 	}
 	file := newStatic(contentType, body)
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -92,4 +98,32 @@ func page(name string) http.HandlerFunc {
 		h.Set("Cache-Control", "no-cache")
 		file.write(w, r)
 	}
+}
+
+// pageHTML fills the page's template with the request's rules from package api (the style
+// defaults and limits, the text limit), so that the page holds no copy of them.
+func pageHTML(tmpl []byte) []byte {
+	t := template.Must(template.New("index.html").Parse(string(tmpl)))
+	d := api.StyleDefaults()
+	data := map[string]any{
+		"Color": "#" + d["color"], "ColorPicker": "#" + strings.ToLower(d["color"]),
+		"Background": "#" + d["background"], "BackgroundPicker": "#" + strings.ToLower(d["background"]),
+		"Size": d["size"], "MinSize": api.MinSize, "MaxSize": api.MaxSize,
+		"Margin": d["margin"], "MaxMargin": api.MaxMargin, "Corners": d["corners"], "ECC": d["ecc"],
+		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen),
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		panic(err) // the embedded template and its data are fixed: tests run it
+	}
+	return b.Bytes()
+}
+
+// thousands returns n with commas between thousands, as the page writes numbers: 2048 → 2,048.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
