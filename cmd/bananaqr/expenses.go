@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bananaqr/bananaqr/expenses/mcpedge"
+	"github.com/bananaqr/bananaqr/expenses/mcpserver"
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 )
@@ -250,8 +250,8 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	svc := service.New(st, nil)
 	svc.LimitWrites(writeLimit)
 	srv := &http.Server{
-		Handler: mcpedge.Handler(svc,
-			mcpedge.Options{DisableLocalhostProtection: *allowAnyHost, Logger: logger}),
+		Handler: mcpserver.Handler(svc,
+			mcpserver.Options{DisableLocalhostProtection: *allowAnyHost, Logger: logger}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,

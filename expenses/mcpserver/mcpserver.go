@@ -1,4 +1,4 @@
-// Package mcpedge is the shared-expenses application's Model Context Protocol edge (spec 4.8):
+// Package mcpserver is the shared-expenses application's Model Context Protocol edge (spec 4.8):
 // the thirteen tools of package service, served statelessly over Streamable HTTP at /mcp with
 // the official Go SDK.
 //
@@ -23,7 +23,7 @@
 // not match the input schema are INVALID_INPUT too. A write past the caller's write limit
 // (service.LimitWrites) is RATE_LIMITED, with "retryAfter": the seconds to wait. Errors that are not the caller's fault
 // (the database is down) are logged and answered with code INTERNAL and a generic message.
-package mcpedge
+package mcpserver
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package mcpedge
+package mcpserver
 
 import (
 	"context"
