@@ -16,7 +16,7 @@ import (
 // block: a placed patch costs one token, whose bits are the zeros before it (a literal 0 and
 // matches at distance 1) and the patch's, copied. The Adler-32 comes from the patches' sums.
 
-// A patch is a stretch of a scanline filtered Up where its row differs from the row above: the
+// A Patch is a stretch of a scanline filtered Up where its row differs from the row above: the
 // bytewise differences modulo 256, first and last not zero. It is read-only once made, and
 // shared between images and goroutines.
 type Patch struct {
@@ -68,7 +68,7 @@ const (
 )
 
 // UsePatches sets the patch table of the stream that Reset started: table[0] must be
-// EmptyPatch, and at most maxPatches−1 entries; and head, the patch every row starts with
+// EmptyPatch, and at most maxPatches−1 (4095) entries; and head, the patch every row starts with
 // (offset 0).
 func (z *Writer) UsePatches(table []*Patch, head *Patch) {
 	if len(table) >= maxPatches || table[0] != EmptyPatch {
