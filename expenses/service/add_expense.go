@@ -38,6 +38,26 @@ func (s *Service) date(d string) (string, error) {
 	return d, checkDate(d, s.now())
 }
 
+// positiveAmount reads a tool's currency code and amount: a known ISO 4217 code, and an
+// amount greater than zero with no more decimals than the currency has.
+func positiveAmount(code string, n json.Number) (money.Currency, money.Amount, error) {
+	if code == "" {
+		return money.Currency{}, money.Amount{}, invalid("currency is required: an ISO 4217 code such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return money.Currency{}, money.Amount{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	amount, err := parseAmount("amount", n, cur)
+	if err != nil {
+		return cur, money.Amount{}, err
+	}
+	if err := amount.CheckPositive(); err != nil {
+		return cur, money.Amount{}, invalid("amount must be greater than zero")
+	}
+	return cur, amount, nil
+}
+
 func parseAmount(field string, n json.Number, c money.Currency) (money.Amount, error) {
 	if n == "" {
 		return money.Amount{}, invalid("%s is required: a number such as 12.50", field)
@@ -104,19 +124,9 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 	if code == "" && g != nil {
 		code = g.Currency
 	}
-	if code == "" {
-		return Expense{}, invalid("currency is required: an ISO 4217 code such as EUR")
-	}
-	cur, err := money.ParseCurrency(code)
-	if err != nil {
-		return Expense{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
-	}
-	amount, err := parseAmount("amount", in.Amount, cur)
+	cur, amount, err := positiveAmount(code, in.Amount)
 	if err != nil {
 		return Expense{}, err
-	}
-	if err := amount.CheckPositive(); err != nil {
-		return Expense{}, invalid("amount must be greater than zero")
 	}
 	date, err := s.date(in.Date)
 	if err != nil {

@@ -130,20 +130,9 @@ func (s *Service) AddPayment(ctx context.Context, c Caller, in AddPaymentInput) 
 }
 
 func (s *Service) addPayment(ctx context.Context, c Caller, in AddPaymentInput) (Payment, error) {
-	code := strings.TrimSpace(in.Currency)
-	if code == "" {
-		return Payment{}, invalid("currency is required: an ISO 4217 code such as EUR")
-	}
-	cur, err := money.ParseCurrency(code)
-	if err != nil {
-		return Payment{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
-	}
-	amount, err := parseAmount("amount", in.Amount, cur)
+	cur, amount, err := positiveAmount(strings.TrimSpace(in.Currency), in.Amount)
 	if err != nil {
 		return Payment{}, err
-	}
-	if err := amount.CheckPositive(); err != nil {
-		return Payment{}, invalid("amount must be greater than zero")
 	}
 	date, err := s.date(in.Date)
 	if err != nil {
