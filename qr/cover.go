@@ -37,8 +37,13 @@ func correctable(v int, l Level) int {
 type square struct{ first, side int }
 
 // covered returns the placement positions (indices into p.order) of the data modules of p
-// under c, appended to dst.
-func (p *plan) covered(dst []int32, c square) []int32 {
+// under c, in order. A renderer covers the same square of a version every time (a logo's pad),
+// so the positions are found once per square and kept with the plan.
+func (p *plan) covered(c square) []int32 {
+	if pos, ok := p.coveredBy.Load(c); ok {
+		return pos.([]int32)
+	}
+	var dst []int32
 	for i, idx := range p.order {
 		word := int(idx) >> 6
 		x := word/p.rows*64 + int(idx)&63
@@ -47,8 +52,15 @@ func (p *plan) covered(dst []int32, c square) []int32 {
 			dst = append(dst, int32(i))
 		}
 	}
+	if p.coveredSquares.Add(1) <= maxCoveredSquares {
+		p.coveredBy.Store(c, dst)
+	}
 	return dst
 }
+
+// maxCoveredSquares bounds the squares whose positions a plan keeps: Options.Cover is the
+// caller's function and could name a new square every time.
+const maxCoveredSquares = 8
 
 // blockOf returns the block of the k-th codeword of the final sequence of a version v symbol
 // at level l, undoing the interleaving of appendCodewords (7.6).
@@ -70,17 +82,17 @@ func blockOf(k, v int, l Level) int {
 }
 
 // coverAllows returns the data masks (bit m for mask m) under which the cover damages no block
-// of the symbol in e.matrix beyond maxCoverShare of what it can correct. It uses e.covered and
-// e.damage as scratch.
+// of the symbol in e.matrix beyond maxCoverShare of what it can correct. It uses e.damage as
+// scratch.
 func (e *encoder) coverAllows(p *plan, l Level, c square) (allowed uint8) {
-	e.covered = p.covered(e.covered[:0], c)
+	covered := p.covered(c)
 	budget := int(maxCoverShare * float64(correctable(p.version, l)))
 	blocks := int(eccBlocks[l.rank()][p.version])
 	total := totalCodewords(p.version)
 	for m := range 8 {
 		e.damage = resize(e.damage, blocks)
 		lastWord, worst := -1, 0
-		for _, i := range e.covered {
+		for _, i := range covered {
 			k := int(i) / 8
 			if k >= total || k == lastWord {
 				continue // a remainder bit, or a codeword already counted

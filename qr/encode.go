@@ -127,7 +127,6 @@ type encoder struct {
 	matrixT        []uint64 // matrix, transposed
 	cand, candT    []uint64 // a masked candidate and its transpose
 	transposeBlock [64]uint64
-	covered        []int32 // placement positions under a cover (see coverAllows)
 	damage         []int   // damaged codewords per block
 }
 

@@ -1,6 +1,9 @@
 package qr
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // A plan is everything about a version's symbol that does not depend on the data: where the
 // function patterns are and what they look like, the order in which codewords fill the
@@ -18,6 +21,10 @@ type plan struct {
 	size    int
 	stride  int // words per row
 	rows    int // words per word column: size rows and the padding
+
+	// coveredBy holds, by cover square, the placement positions under it (see covered).
+	coveredBy      sync.Map
+	coveredSquares atomic.Int32
 
 	function []uint64    // 1 for the modules of function patterns and format/version information
 	pattern  []uint64    // the function patterns' dark modules; format information left light

@@ -71,10 +71,11 @@ func (l *Listener) Accept() (net.Conn, error) {
 
 // client returns the key under which the peer at addr counts, and whether PerClient bounds it.
 func (l *Listener) client(addr net.Addr) (netip.Prefix, bool) {
-	ap, err := netip.ParseAddrPort(addr.String())
-	if err != nil || l.cfg.PerClient <= 0 {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || l.cfg.PerClient <= 0 {
 		return netip.Prefix{}, false
 	}
+	ap := tcp.AddrPort()
 	a := ap.Addr().Unmap()
 	for _, p := range l.cfg.Exempt {
 		if p.Contains(a) {
