@@ -127,7 +127,7 @@ type encoder struct {
 	matrixT        []uint64 // matrix, transposed
 	cand, candT    []uint64 // a masked candidate and its transpose
 	transposeBlock [64]uint64
-	damage         []int   // damaged codewords per block
+	damage         []int // damaged codewords per block
 }
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
