@@ -9,13 +9,14 @@
 
   const DEBOUNCE_MS = 300;
   const API = '/api/qr-code';
-  // The request's rules are the service's own, read from its OpenAPI document (readRules): the
-  // text limit, the style defaults and which types are private. Never copies of them.
-  let MAX_TEXT = 0;
-  let DEFAULT_STYLE = null;
+  // The request's rules are the service's own: the server fills them into the page (the
+  // inputs' default values, the text limit on its counter, the private types on the form), so
+  // the script holds no copy of them.
+  const MAX_TEXT = Number(document.getElementById('text-text-count').dataset.max);
+  const PRIVATE_TYPES = document.getElementById('qr-form').dataset.private.split(' ');
 
-  // The payload types: what the page calls them, what the empty preview asks for, and (from the
-  // OpenAPI document) whether the API treats them as private: never echoed, never in a URL.
+  // The payload types: what the page calls them and what the empty preview asks for; the
+  // private ones (PRIVATE_TYPES) are never echoed and never in a URL.
   const TYPES = {
     url: { label: 'Link', article: 'a link', prompt: 'Type a link to see its code.' },
     text: { label: 'Text', article: 'a text', prompt: 'Type some text to see its code.' },
@@ -24,20 +25,6 @@
     email: { label: 'E-mail', article: 'an e-mail', prompt: 'Type the address to write to, to see the code.', secret: 'The address and the message are' },
     sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', secret: 'The number and the message are' },
   };
-
-  // readRules reads the request's rules from /openapi.json: the request body's defaults, the
-  // text's maxLength and the type's x-private list. Until it has, no type offers a link.
-  async function readRules() {
-    const res = await fetch('/openapi.json');
-    if (!res.ok) throw new Error(`/openapi.json: ${res.status}`);
-    const p = (await res.json()).components.schemas.QrRequest.properties;
-    MAX_TEXT = p.text.maxLength;
-    DEFAULT_STYLE = {
-      color: p.color.default, background: p.background.default, size: p.size.default, corners: p.corners.default,
-      logo: p.logo.default === 'banana', ecc: p.ecc.default, margin: p.margin.default,
-    };
-    for (const [type, info] of Object.entries(TYPES)) info.private = p.type['x-private'].includes(type);
-  }
 
   // Request fields and their older aliases, to find the control an error names.
   const STYLE_FIELDS = ['color', 'background', 'size', 'margin', 'ecc', 'corners', 'logo'];
@@ -304,9 +291,9 @@
   // holds before the first code too.
   function updatePrivacy() {
     const type = currentType();
-    const priv = TYPES[type].private;
+    const priv = PRIVATE_TYPES.includes(type);
     $('private-note').hidden = !priv;
-    if (priv !== false) $('share').hidden = true; // private, or not known yet
+    if (priv) $('share').hidden = true;
     if (priv) {
       $('private-note-text').textContent = `${TYPES[type].secret} made into the image in memory and forgotten: nothing is stored, and they never go into a link, a header or a log. So there is no link to share: download the image instead.`;
     }
@@ -628,25 +615,20 @@
   }
 
   function countText() {
-    if (!MAX_TEXT) return; // the rules are not read yet
     const n = [...$('text-text').value].length;
     const counter = $('text-text-count');
     counter.textContent = `${n.toLocaleString('en')} / ${MAX_TEXT.toLocaleString('en')}`;
     counter.classList.toggle('over', n > MAX_TEXT);
   }
 
+  // resetStyle puts every style control back to the default the server filled into the page.
   function resetStyle() {
-    if (!DEFAULT_STYLE) return; // the rules are not read yet
-    $('style-color').value = '#' + DEFAULT_STYLE.color;
-    $('style-background').value = '#' + DEFAULT_STYLE.background;
+    for (const el of form.querySelectorAll('#style-color, #style-color-picker, #style-background, #style-background-picker, #style-size, #style-size-range, #style-margin')) {
+      el.value = el.defaultValue;
+    }
+    for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], #style-logo')) el.checked = el.defaultChecked;
     syncColor('color', 'text');
     syncColor('background', 'text');
-    $('style-size').value = DEFAULT_STYLE.size;
-    $('style-size-range').value = DEFAULT_STYLE.size;
-    for (const r of form.querySelectorAll('input[name="corners"]')) r.checked = r.value === DEFAULT_STYLE.corners;
-    $('style-logo').checked = DEFAULT_STYLE.logo;
-    for (const r of form.querySelectorAll('input[name="ecc"]')) r.checked = r.value === DEFAULT_STYLE.ecc;
-    $('style-margin').value = DEFAULT_STYLE.margin;
     setMarginOutput();
     schedule(0);
   }
@@ -716,18 +698,12 @@
   // The examples name this service's own address.
   for (const el of document.querySelectorAll('.origin')) el.textContent = location.origin;
 
-  // Start from what the form holds (a reload keeps typed values in some browsers), once the
-  // service's rules are read.
+  // Start from what the form holds (a reload keeps typed values in some browsers).
   showPanel(currentType());
   setSecurity();
   setMarginOutput();
+  countText();
   syncColor('color', 'text');
   syncColor('background', 'text');
-  readRules().then(() => {
-    updatePrivacy();
-    countText();
-    update();
-  }, () => {
-    showGeneralError({ title: 'Cannot reach bananaqr', message: 'The page could not read the service’s rules (/openapi.json).', hint: 'Check the connection, then reload the page.', retry: false });
-  });
+  update();
 })();

@@ -51,7 +51,8 @@ func TestPageRulesFromAPI(t *testing.T) {
 		`value="` + d["corners"] + `" data-style="corners" checked>`,
 		`value="` + d["ecc"] + `" data-style="ecc" checked>`,
 		`data-style="margin" min="0" max="` + strconv.Itoa(api.MaxMargin) + `" step="1" value="` + d["margin"] + `"`,
-		`0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
+		`data-max="` + strconv.Itoa(payload.MaxLen) + `">0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
+		`data-private="wifi vcard email sms"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the served page lacks %s", want)

@@ -100,8 +100,9 @@ func page(name string) http.HandlerFunc {
 	}
 }
 
-// pageHTML fills the page's template with the request's rules from package api (the style
-// defaults and limits, the text limit), so that the page holds no copy of them.
+// pageHTML fills the page's template with the request's rules from packages api and payload
+// (the style defaults and limits, the text limit, the private types), so that neither the page
+// nor its script holds a copy of them.
 func pageHTML(tmpl []byte) []byte {
 	t := template.Must(template.New("index.html").Parse(string(tmpl)))
 	d := api.StyleDefaults()
@@ -110,13 +111,24 @@ func pageHTML(tmpl []byte) []byte {
 		"Background": "#" + d["background"], "BackgroundPicker": "#" + strings.ToLower(d["background"]),
 		"Size": d["size"], "MinSize": api.MinSize, "MaxSize": api.MaxSize,
 		"Margin": d["margin"], "MaxMargin": api.MaxMargin, "Corners": d["corners"], "ECC": d["ecc"],
-		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen),
+		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": privateTypes(),
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
 		panic(err) // the embedded template and its data are fixed: tests run it
 	}
 	return b.Bytes()
+}
+
+// privateTypes returns the private payload types, separated by spaces.
+func privateTypes() string {
+	var names []string
+	for _, t := range payload.Types {
+		if t.Private() {
+			names = append(names, string(t))
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // thousands returns n with commas between thousands, as the page writes numbers: 2048 → 2,048.
