@@ -2,6 +2,9 @@
 // API (POST /api/qr-code, so that Wi-Fi passwords and contacts never go into a URL), downloads,
 // and the API's errors shown beside the field they concern. No framework, no build step, no
 // request to anyone but this service.
+// One file of over 400 lines on purpose: the page loads it in one request, with no build step or
+// module graph; its sections (reading the form, the live preview, errors, downloads and copies,
+// the controls) are marked by rules below.
 'use strict';
 
 (() => {
