@@ -150,45 +150,11 @@ func (s *Store) ListExpenses(ctx context.Context, userID string, f ExpenseFilter
 		if err := t.queryRow(ctx, `SELECT id FROM people WHERE user_id = ?`, userID).Scan(&me); err != nil {
 			return err
 		}
-		q := `SELECT ` + expenseColumns + ` FROM expenses e WHERE e.deleted_at IS NULL AND ` + visibleTo
-		args := []any{me, userID}
-		if f.GroupID != nil {
-			q += ` AND e.group_id = ?` + itoa(len(args)+1)
-			args = append(args, *f.GroupID)
-		}
-		if f.Recurring != nil {
-			q += ` AND e.recurring = ?` + itoa(len(args)+1)
-			args = append(args, *f.Recurring)
-		}
-		if cursor != "" {
-			var (
-				date    string
-				created int64
-				id      string
-			)
-			if err := decodeCursor(cursor, &date, &created, &id); err != nil {
-				return err
-			}
-			n := len(args)
-			q += ` AND (e.date < ?` + itoa(n+1) + ` OR (e.date = ?` + itoa(n+1) + ` AND (e.created_at < ?` + itoa(n+2) +
-				` OR (e.created_at = ?` + itoa(n+2) + ` AND e.id < ?` + itoa(n+3) + `))))`
-			args = append(args, date, created, id)
-		}
-		q += ` ORDER BY e.date DESC, e.created_at DESC, e.id DESC LIMIT ?` + itoa(len(args)+1)
-		args = append(args, limit+1)
-		rows, err := t.query(ctx, q, args...)
+		q, args, err := listExpensesQuery(me, userID, f, limit, cursor)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanExpense(rows)
-			if err != nil {
-				return err
-			}
-			es = append(es, e)
-		}
-		if err := rows.Err(); err != nil {
+		if es, err = queryExpenses(ctx, t, q, args); err != nil {
 			return err
 		}
 		if len(es) > limit { // the row after the page only tells that there is a next page
@@ -202,6 +168,61 @@ func (s *Store) ListExpenses(ctx context.Context, userID string, f ExpenseFilter
 		return nil, "", wrap(err, "list expenses of user %s", userID)
 	}
 	return es, next, nil
+}
+
+// listExpensesQuery returns the query of ListExpenses and its arguments: the expenses visible
+// to person me (of user userID) that are not deleted, narrowed by f, after the cursor's
+// expense when there is one, newest first, limit+1 rows so that a next page shows.
+func listExpensesQuery(me, userID string, f ExpenseFilter, limit int, cursor string) (string, []any, error) {
+	q := `SELECT ` + expenseColumns + ` FROM expenses e WHERE e.deleted_at IS NULL AND ` + visibleTo
+	args := []any{me, userID}
+	if f.GroupID != nil {
+		q += ` AND e.group_id = ?` + itoa(len(args)+1)
+		args = append(args, *f.GroupID)
+	}
+	if f.Recurring != nil {
+		q += ` AND e.recurring = ?` + itoa(len(args)+1)
+		args = append(args, *f.Recurring)
+	}
+	if cursor != "" {
+		var (
+			date    string
+			created int64
+			id      string
+		)
+		if err := decodeCursor(cursor, &date, &created, &id); err != nil {
+			return "", nil, err
+		}
+		n := len(args)
+		q += ` AND (e.date < ?` + itoa(n+1) + ` OR (e.date = ?` + itoa(n+1) + ` AND (e.created_at < ?` + itoa(n+2) +
+			` OR (e.created_at = ?` + itoa(n+2) + ` AND e.id < ?` + itoa(n+3) + `))))`
+		args = append(args, date, created, id)
+	}
+	q += ` ORDER BY e.date DESC, e.created_at DESC, e.id DESC LIMIT ?` + itoa(len(args)+1)
+	args = append(args, limit+1)
+	return q, args, nil
+}
+
+// queryExpenses runs q, a query of expenseColumns, and returns the expenses it reads, without
+// their shares.
+func queryExpenses(ctx context.Context, t tx, q string, args []any) ([]Expense, error) {
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var es []Expense
+	for rows.Next() {
+		e, err := scanExpense(rows)
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return es, nil
 }
 
 // loadShares fills in the shares of es, by person id, with one query.
