@@ -103,22 +103,17 @@ func (s *Service) AddExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 	return out, toolError(err)
 }
 
+// addExpense is AddExpense after the write limit and the text checks: it reads the title,
+// the group, the amount, the date, the payer and the shares, checks who may owe whom, and
+// stores the expense.
 func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) (Expense, error) {
 	title := strings.TrimSpace(in.Title)
 	if title == "" {
 		return Expense{}, invalid("title is required, e.g. \"Dinner\"")
 	}
-	var g *store.Group
-	var members []store.Member
-	if strings.TrimSpace(in.Group) != "" {
-		gr, err := s.group(ctx, c, in.Group)
-		if err != nil {
-			return Expense{}, err
-		}
-		g = &gr
-		if members, err = s.store.Members(ctx, g.ID); err != nil {
-			return Expense{}, err
-		}
+	g, members, err := s.expenseGroup(ctx, c, in.Group)
+	if err != nil {
+		return Expense{}, err
 	}
 	code := strings.TrimSpace(in.Currency)
 	if code == "" && g != nil {
@@ -133,59 +128,13 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 		return Expense{}, err
 	}
 	d := s.directory(c)
-	paidBy := in.PaidBy
-	if strings.TrimSpace(paidBy) == "" {
-		paidBy = "me"
-	}
-	payer, err := d.resolve(ctx, "paidBy", paidBy, members)
+	payer, err := d.payer(ctx, in.PaidBy, members)
 	if err != nil {
 		return Expense{}, err
 	}
-	var shares map[ledger.PersonID]money.Amount
-	var order []string // person ids in the order the shares are stored
-	if len(in.Splits) > 0 {
-		shares = map[ledger.PersonID]money.Amount{}
-		names := make([]string, 0, len(in.Splits))
-		for n := range in.Splits {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			p, err := d.resolve(ctx, "splits", n, members)
-			if err != nil {
-				return Expense{}, err
-			}
-			if _, dup := shares[ledger.PersonID(p.ID)]; dup {
-				return Expense{}, invalid("splits: %q names a person who already has a share; give each person one share", n)
-			}
-			a, err := parseAmount("splits."+n, in.Splits[n], cur)
-			if err != nil {
-				return Expense{}, err
-			}
-			if a.Sign() < 0 {
-				// Checked here rather than by ledger.CheckShares, whose messages name people by id.
-				return Expense{}, invalid("splits: %s's share is %s %s; shares cannot be negative", n, a, cur)
-			}
-			shares[ledger.PersonID(p.ID)] = a
-			order = append(order, p.ID)
-		}
-		if err := ledger.CheckShares(amount, shares); err != nil {
-			return Expense{}, invalid("splits: %v", err)
-		}
-	} else {
-		if g == nil {
-			return Expense{}, invalid("splits are required for an expense outside a group: give the amount per person, e.g. {\"me\": 5, \"Ben\": 5}, or name a group to use its default split")
-		}
-		var ids []ledger.PersonID
-		var weights []int64
-		for _, m := range members {
-			ids = append(ids, ledger.PersonID(m.ID))
-			weights = append(weights, m.Weight)
-			order = append(order, m.ID)
-		}
-		if shares, err = ledger.WeightedShares(amount, ids, weights); err != nil {
-			return Expense{}, err
-		}
+	shares, order, err := expenseShares(ctx, d, in.Splits, g, members, cur, amount)
+	if err != nil {
+		return Expense{}, err
 	}
 	if g == nil {
 		if err := checkOwnDebts(c, payer.ID, shares); err != nil {
@@ -193,18 +142,122 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 		}
 	}
 	e := store.Expense{Title: title, Currency: cur.Code(), AmountMinor: amount.Minor(), PaidBy: payer.ID,
-		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now()}
+		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now(), Shares: storeShares(shares, order)}
 	if g != nil {
 		e.GroupID = &g.ID
 	}
-	for _, id := range order {
-		e.Shares = append(e.Shares, store.Share{PersonID: id, AmountMinor: shares[ledger.PersonID(id)].Minor()})
+	return s.storeExpense(ctx, d, e)
+}
+
+// payer resolves who paid an expense: paidBy, or "me" when it is blank.
+func (d *directory) payer(ctx context.Context, paidBy string, members []store.Member) (store.Person, error) {
+	if strings.TrimSpace(paidBy) == "" {
+		paidBy = "me"
 	}
-	if e, err = s.store.AddExpense(ctx, e); err != nil {
+	return d.resolve(ctx, "paidBy", paidBy, members)
+}
+
+// expenseGroup returns the group an expense names (by name or id) and its members, or nil
+// and no members when the expense names no group.
+func (s *Service) expenseGroup(ctx context.Context, c Caller, nameOrID string) (*store.Group, []store.Member, error) {
+	if strings.TrimSpace(nameOrID) == "" {
+		return nil, nil, nil
+	}
+	g, err := s.group(ctx, c, nameOrID)
+	if err != nil {
+		return nil, nil, err
+	}
+	members, err := s.store.Members(ctx, g.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &g, members, nil
+}
+
+// expenseShares returns what each person owes of amount, and the person ids in the order the
+// shares are stored: the splits as given, or without splits the group's default split.
+func expenseShares(ctx context.Context, d *directory, splits map[string]json.Number, g *store.Group, members []store.Member,
+	cur money.Currency, amount money.Amount) (map[ledger.PersonID]money.Amount, []string, error) {
+	if len(splits) > 0 {
+		return givenShares(ctx, d, splits, members, cur, amount)
+	}
+	if g == nil {
+		return nil, nil, invalid("splits are required for an expense outside a group: give the amount per person, e.g. {\"me\": 5, \"Ben\": 5}, or name a group to use its default split")
+	}
+	return defaultShares(amount, members)
+}
+
+// givenShares reads the splits, in the order of their names: each name one person with one
+// share, no share negative, and the shares adding up to amount.
+func givenShares(ctx context.Context, d *directory, splits map[string]json.Number, members []store.Member,
+	cur money.Currency, amount money.Amount) (map[ledger.PersonID]money.Amount, []string, error) {
+	shares := map[ledger.PersonID]money.Amount{}
+	var order []string // person ids in the order the shares are stored
+	names := make([]string, 0, len(splits))
+	for n := range splits {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p, err := d.resolve(ctx, "splits", n, members)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, dup := shares[ledger.PersonID(p.ID)]; dup {
+			return nil, nil, invalid("splits: %q names a person who already has a share; give each person one share", n)
+		}
+		a, err := parseAmount("splits."+n, splits[n], cur)
+		if err != nil {
+			return nil, nil, err
+		}
+		if a.Sign() < 0 {
+			// Checked here rather than by ledger.CheckShares, whose messages name people by id.
+			return nil, nil, invalid("splits: %s's share is %s %s; shares cannot be negative", n, a, cur)
+		}
+		shares[ledger.PersonID(p.ID)] = a
+		order = append(order, p.ID)
+	}
+	if err := ledger.CheckShares(amount, shares); err != nil {
+		return nil, nil, invalid("splits: %v", err)
+	}
+	return shares, order, nil
+}
+
+// defaultShares splits amount among the group's members by their weights (the group's
+// default split), in the members' order.
+func defaultShares(amount money.Amount, members []store.Member) (map[ledger.PersonID]money.Amount, []string, error) {
+	var ids []ledger.PersonID
+	var weights []int64
+	var order []string // person ids in the order the shares are stored
+	for _, m := range members {
+		ids = append(ids, ledger.PersonID(m.ID))
+		weights = append(weights, m.Weight)
+		order = append(order, m.ID)
+	}
+	shares, err := ledger.WeightedShares(amount, ids, weights)
+	if err != nil {
+		return nil, nil, err
+	}
+	return shares, order, nil
+}
+
+// storeShares returns the shares as the store keeps them, in order (person ids).
+func storeShares(shares map[ledger.PersonID]money.Amount, order []string) []store.Share {
+	var out []store.Share
+	for _, id := range order {
+		out = append(out, store.Share{PersonID: id, AmountMinor: shares[ledger.PersonID(id)].Minor()})
+	}
+	return out
+}
+
+// storeExpense writes e with its shares and returns it as add_expense answers it, read back
+// from the store.
+func (s *Service) storeExpense(ctx context.Context, d *directory, e store.Expense) (Expense, error) {
+	e, err := s.store.AddExpense(ctx, e)
+	if err != nil {
 		return Expense{}, err
 	}
-	e, err = s.store.ExpenseByID(ctx, e.ID)
-	if err != nil {
+	if e, err = s.store.ExpenseByID(ctx, e.ID); err != nil {
 		return Expense{}, err
 	}
 	return s.expenseOut(ctx, d, e)
