@@ -90,7 +90,17 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: Version},
 		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	server.AddReceivingMiddleware(e.middleware)
+	e.addLedgerReadTools(server)
+	e.addLedgerWriteTools(server)
+	e.addGroupTools(server)
+	e.addPeopleTools(server)
+	return server
+}
 
+// addLedgerReadTools adds the tools that read balances and expenses: get_balances,
+// list_expenses and get_expense.
+func (e *edge) addLedgerReadTools(server *mcp.Server) {
+	svc := e.svc
 	addTool(e, server, "get_balances", "Balances", readOnly(),
 		"Shows who owes the caller money and whom the caller owes, per person and currency, netting all expenses and payments that are not deleted. owed lists what the caller owes others; owedToYou what others owe the caller. Amounts are decimal strings with the currency's minor-unit digits. Takes no parameters.",
 		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Balances, error) {
@@ -107,6 +117,12 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	addTool(e, server, "get_expense", "Get an expense", readOnly(),
 		"Shows one expense by id, deleted or not: title, amount, currency, who paid, group, each person's share, date.",
 		map[string]string{"id": "The expense's id (see list_expenses)."}, svc.GetExpense)
+}
+
+// addLedgerWriteTools adds the tools that record, delete and restore expenses and record
+// payments: add_expense, delete_expense, restore_expense and add_payment.
+func (e *edge) addLedgerWriteTools(server *mcp.Server) {
+	svc := e.svc
 	addTool(e, server, "add_expense", "Add an expense", write(false, false),
 		`Records an expense someone paid and how it is split. People are named as the caller knows them: "me", a friend's name, or a member of one of the caller's groups. With a group and no splits the group's default split applies (10.00 EUR among three is 3.34, 3.33, 3.33); without a group splits are required. Splits must add up to the amount exactly. Not idempotent: calling twice records two expenses.`,
 		map[string]string{
@@ -135,6 +151,11 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 			"date":        "YYYY-MM-DD; default today (UTC).",
 			"description": "A note, optional.",
 		}, svc.AddPayment)
+}
+
+// addGroupTools adds the tools of groups: list_groups, get_group and create_group.
+func (e *edge) addGroupTools(server *mcp.Server) {
+	svc := e.svc
 	addTool(e, server, "list_groups", "List groups", readOnly(),
 		"Lists the groups the caller is a member of, 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page.",
 		map[string]string{
@@ -152,6 +173,12 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 			"type":     "The kind of group, e.g. travel, home, couple, other.",
 			"members":  "The other members' names; the caller is always a member.",
 		}, svc.CreateGroup)
+}
+
+// addPeopleTools adds the tools of the caller and their friends: add_friend, list_friends
+// and get_me.
+func (e *edge) addPeopleTools(server *mcp.Server) {
+	svc := e.svc
 	addTool(e, server, "add_friend", "Add a friend", write(false, true),
 		`Asks the registered user of that name to be friends. When they have asked for you too, you become friends (status "friends") and can name each other in groups, expenses and payments; otherwise the request is kept (status "requested") until they add you. The answer is the same whether or not the name is registered. Friends without an account need no request: create_group adds them by name.`,
 		map[string]string{"name": "The other user's name."}, svc.AddFriend)
@@ -165,7 +192,6 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Me, error) {
 			return svc.GetMe(ctx, c)
 		})
-	return server
 }
 
 func readOnly() *mcp.ToolAnnotations {
