@@ -75,24 +75,67 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // that too long a text is reported as such, but never unbounded.
 const maxInput = 1 << 20
 
+// encode is "bananaqr encode": it reads the flags into the request the HTTP API would read,
+// adds the payload (from -type and its fields, or the text), and makes the code here or, with
+// -remote, with a bananaqr service.
 func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newEncodeFlags(stderr)
+	if err := f.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	// The flags make the same request the HTTP API reads, through the same rules and errors.
+	r, err := f.request()
+	if err != nil {
+		return encodeUsageError(stderr, err)
+	}
+	if *f.typeFields.values["type"] != "" {
+		if r.Payload, err = f.typedPayload(); err != nil {
+			return encodeUsageError(stderr, err)
+		}
+	} else {
+		if r.Payload.Data, err = f.text(stdin); err != nil {
+			fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
+			return 1
+		}
+	}
+	if *f.remote != "" {
+		return encodeRemote(*f.remote, r, *f.out, *f.invert, stdout, stderr)
+	}
+	return encodeLocal(&r, *f.out, *f.invert, stdout, stderr)
+}
+
+// encodeFlags are the flags of encode, on their flag set.
+type encodeFlags struct {
+	*flag.FlagSet
+	ecc, out, fg, bg, corners, logo, remote *string
+	margin, size                            *int
+	invert                                  *bool
+	typeFields                              *payloadFields
+}
+
+// newEncodeFlags defines encode's flags and its usage text, both written to stderr.
+func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	// The style flags' defaults and values are the API's (api.StyleDefaults, api.StyleValues).
 	defaults := api.StyleDefaults()
 	number := func(name string) int { n, _ := strconv.Atoi(defaults[name]); return n }
 	choices := func(name string) string { return strings.Join(api.StyleValues(name), ", ") }
 	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ecc := fs.String("ecc", defaults["ecc"], "least error correction `level`: "+choices("ecc")+"; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
-	margin := fs.Int("margin", number("margin"), fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", api.MaxMargin))
-	invert := fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
-	out := fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
-	size := fs.Int("size", number("size"), fmt.Sprintf("image width and height in `pixels` (%d..%d)", api.MinSize, api.MaxSize))
-	fg := fs.String("color", defaults["color"], "image: foreground `colour`, RRGGBB with or without #")
-	bg := fs.String("background", defaults["background"], "image: background `colour`, RRGGBB with or without #")
-	corners := fs.String("corners", defaults["corners"], "image: `shape` of the modules' outer corners: "+choices("corners"))
-	typeFields := payloadFlags(fs)
-	logo := fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
-	remote := fs.String("remote", "", "make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\ninstead of on this machine; the service's limits (2,048 characters, 60 codes a minute) apply")
+	f := &encodeFlags{FlagSet: fs}
+	f.ecc = fs.String("ecc", defaults["ecc"], "least error correction `level`: "+choices("ecc")+"; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
+	f.margin = fs.Int("margin", number("margin"), fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", api.MaxMargin))
+	f.invert = fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
+	f.out = fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
+	f.size = fs.Int("size", number("size"), fmt.Sprintf("image width and height in `pixels` (%d..%d)", api.MinSize, api.MaxSize))
+	f.fg = fs.String("color", defaults["color"], "image: foreground `colour`, RRGGBB with or without #")
+	f.bg = fs.String("background", defaults["background"], "image: background `colour`, RRGGBB with or without #")
+	f.corners = fs.String("corners", defaults["corners"], "image: `shape` of the modules' outer corners: "+choices("corners"))
+	f.typeFields = payloadFlags(fs)
+	f.logo = fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
+	f.remote = fs.String("remote", "", "make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\ninstead of on this machine; the service's limits (2,048 characters, 60 codes a minute) apply")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n"+
 			"       bananaqr encode [flags] -type wifi|vcard|email|sms|url|text [-ssid … -password …]\n\n"+
@@ -103,59 +146,62 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"the code is made by that bananaqr service instead, with the same flags.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	usageError := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "bananaqr: "+format+"\n", a...)
-		return 2
-	}
-	// The flags make the same request the HTTP API reads, through the same rules and errors.
+	return f
+}
+
+// encodeUsageError reports a usage error of encode and returns its exit status, 2.
+func encodeUsageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "bananaqr: %v\n", err)
+	return 2
+}
+
+// request returns the request the style flags and -o make, checked by the API's rules with
+// its errors: without a payload yet.
+func (f *encodeFlags) request() (api.Request, error) {
 	r := api.NewRequest()
-	for name, value := range map[string]string{"ecc": *ecc, "margin": strconv.Itoa(*margin), "size": strconv.Itoa(*size),
-		"color": *fg, "background": *bg, "corners": *corners, "logo": *logo} {
+	for name, value := range map[string]string{"ecc": *f.ecc, "margin": strconv.Itoa(*f.margin), "size": strconv.Itoa(*f.size),
+		"color": *f.fg, "background": *f.bg, "corners": *f.corners, "logo": *f.logo} {
 		if err := r.SetStyle(name, value); err != nil {
-			return usageError("-%s: %s", name, apiMessage(api.ErrorOf(err)))
+			return r, fmt.Errorf("-%s: %s", name, apiMessage(api.ErrorOf(err)))
 		}
 	}
-	switch ext := strings.ToLower(filepath.Ext(*out)); {
-	case *out == "":
+	switch ext := strings.ToLower(filepath.Ext(*f.out)); {
+	case *f.out == "":
 	case ext == ".svg":
 		r.Format = api.FormatSVG
 	case ext == ".png":
 		r.Format = api.FormatPNG
 	default:
-		return usageError("-o %s: the file name must end in .svg or .png", *out)
+		return r, fmt.Errorf("-o %s: the file name must end in .svg or .png", *f.out)
 	}
+	return r, nil
+}
 
-	text := strings.Join(fs.Args(), " ")
-	if *typeFields.values["type"] != "" {
-		if fs.NArg() > 0 {
-			return usageError("give either a text or -type with its fields, not both")
-		}
-		pr, err := typeFields.request()
+// typedPayload returns the payload that -type builds from its fields; a text beside -type is
+// a usage error.
+func (f *encodeFlags) typedPayload() (payload.Request, error) {
+	if f.NArg() > 0 {
+		return payload.Request{}, errors.New("give either a text or -type with its fields, not both")
+	}
+	pr, err := f.typeFields.request()
+	if err != nil {
+		return payload.Request{}, errors.New(apiMessage(api.ErrorOf(err)))
+	}
+	return pr, nil
+}
+
+// text returns the text to encode: the arguments joined by spaces or, without arguments or
+// with "-", standard input (at most maxInput bytes) less one final line break.
+func (f *encodeFlags) text(stdin io.Reader) (string, error) {
+	text := strings.Join(f.Args(), " ")
+	if f.NArg() == 0 || text == "-" {
+		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
 		if err != nil {
-			return usageError("%s", apiMessage(api.ErrorOf(err)))
+			return "", err
 		}
-		r.Payload = pr
-	} else {
-		if fs.NArg() == 0 || text == "-" {
-			b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
-			if err != nil {
-				fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
-				return 1
-			}
-			text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
-		}
-		r.Payload.Data = text
+		text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 	}
-	if *remote != "" {
-		return encodeRemote(*remote, r, *out, *invert, stdout, stderr)
-	}
-	return encodeLocal(&r, *out, *invert, stdout, stderr)
+	return text, nil
 }
 
 // encodeLocal makes the code of r on this machine, through the service's own pipeline (package
