@@ -87,74 +87,97 @@ type Payload struct {
 // A payload is private when its type is, and also when its content shows a private type whatever
 // the type given: a Wi-Fi password sent as "text" is still a Wi-Fi password.
 func Build(r *Request) (Payload, error) {
-	var p Payload
-	var err error
+	t, err := resolveType(r)
+	if err != nil {
+		return Payload{}, err
+	}
+	p := Payload{Text: r.Data}
+	if r.Data == "" {
+		if p.Text, p.Warnings, err = buildFields(t, r); err != nil {
+			return Payload{}, err
+		}
+	}
+	if err := checkLen(r, t, p.Text); err != nil {
+		return Payload{}, err
+	}
+	p.Type = t
+	_, private := Classify(p.Text)
+	p.Private = t.Private() || private
+	return p, nil
+}
+
+// resolveType returns the type of r's payload, checking raw data on the way: r.Type if given,
+// else that of the data's content (Infer), else url or text as the URL or Text field is set.
+func resolveType(r *Request) (Type, error) {
 	t := r.Type
 	switch {
 	case r.Data != "":
-		if err = checkText("data", r.Data); err != nil {
-			return Payload{}, err
+		if err := checkText("data", r.Data); err != nil {
+			return "", err
 		}
 		// Data given as a url is labelled url and echoed as one, so it must be one: the URL
 		// rule's refusals hold (javascript:, user information, bad hosts), though the data is
 		// encoded as it is.
 		if t == URL {
-			if _, err = NormalizeURL("data", r.Data); err != nil {
-				return Payload{}, err
+			if _, err := NormalizeURL("data", r.Data); err != nil {
+				return "", err
 			}
 		}
 		if t == "" {
 			t = Infer(r.Data)
 		}
-		p = Payload{Text: r.Data}
 	case t == "" && r.URL != "" && r.Text != "":
-		return Payload{}, fail(CodeConflictingFields, "type", "Set type to url or text.",
+		return "", fail(CodeConflictingFields, "type", "Set type to url or text.",
 			"both url and text are given without a type")
 	case t == "" && r.URL != "":
 		t = URL
 	case t == "" && r.Text != "":
 		t = Text
 	case t == "":
-		return Payload{}, fail(CodeMissingPayload, "type", "Send data with the payload as it is, or type ("+typeList+") with its fields.",
+		return "", fail(CodeMissingPayload, "type", "Send data with the payload as it is, or type ("+typeList+") with its fields.",
 			"the request has neither data nor type")
 	}
 	if !t.valid() {
-		return Payload{}, fail(CodeInvalidType, "type", "Use one of "+typeList+" (lower case).",
+		return "", fail(CodeInvalidType, "type", "Use one of "+typeList+" (lower case).",
 			"type %q is not a payload type", t)
 	}
-	if r.Data == "" {
-		switch t {
-		case URL:
-			p.Text, err = buildURL(r)
-		case WiFi:
-			p.Text, p.Warnings, err = buildWiFi(r)
-		case VCard:
-			p.Text, err = buildVCard(r)
-		case Email:
-			p.Text, err = buildEmail(r)
-		case SMS:
-			p.Text, err = buildSMS(r)
-		case Text:
-			p.Text, err = buildText(r)
-		}
-		if err != nil {
-			return Payload{}, err
-		}
+	return t, nil
+}
+
+// buildFields makes the payload of type t from r's fields, in the type's standard format (see
+// the package comment), with the warnings of a Wi-Fi payload.
+func buildFields(t Type, r *Request) (text string, warnings []Warning, err error) {
+	switch t {
+	case URL:
+		text, err = buildURL(r)
+	case WiFi:
+		text, warnings, err = buildWiFi(r)
+	case VCard:
+		text, err = buildVCard(r)
+	case Email:
+		text, err = buildEmail(r)
+	case SMS:
+		text, err = buildSMS(r)
+	case Text:
+		text, err = buildText(r)
 	}
-	if n := utf8.RuneCountInString(p.Text); n > MaxLen {
+	return text, warnings, err
+}
+
+// checkLen refuses a payload of more than MaxLen characters, naming data or text when the
+// payload is that field as it is.
+func checkLen(r *Request, t Type, text string) error {
+	if n := utf8.RuneCountInString(text); n > MaxLen {
 		field := "" // a generated payload: no one field is at fault
 		if r.Data != "" {
 			field = "data"
 		} else if t == Text {
 			field = "text"
 		}
-		return Payload{}, fail(CodePayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
+		return fail(CodePayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
 			"the payload has %d characters, more than %d", n, MaxLen)
 	}
-	p.Type = t
-	_, private := Classify(p.Text)
-	p.Private = t.Private() || private
-	return p, nil
+	return nil
 }
 
 // valid reports whether t is one of the payload types.

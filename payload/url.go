@@ -43,22 +43,48 @@ var hostProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.S
 //     changes: no trailing slash, no dot segments resolved, no default port dropped.
 //   - Other schemes (app links, tel:, geo:) pass unchanged but for the scheme's case.
 func NormalizeURL(field, s string) (string, error) {
-	bad := func(hint, format string, args ...any) (string, error) {
-		return "", fail(CodeInvalidURL, field, hint, format, args...)
-	}
 	s = strings.TrimSpace(s)
+	if err := checkURLText(field, s); err != nil {
+		return "", err
+	}
+	scheme, rest := schemeOf(s)
+	if deniedSchemes[scheme] {
+		return "", badURL(field, "Use an http(s) address, or another scheme than "+scheme+":.",
+			"%s uses the %s: scheme, which is refused", field, scheme)
+	}
+	if scheme != "http" && scheme != "https" {
+		return scheme + ":" + rest, nil
+	}
+	return normalizeHTTP(field, scheme, rest)
+}
+
+// badURL returns the INVALID_URL error of field.
+func badURL(field, hint, format string, args ...any) error {
+	return fail(CodeInvalidURL, field, hint, format, args...)
+}
+
+// checkURLText refuses an empty URL, one that is not UTF-8, and one holding a control character
+// (C0 or DEL, which browsers delete or act on).
+func checkURLText(field, s string) error {
 	if s == "" {
-		return bad("Give an address such as https://example.com.", "%s is empty", field)
+		return badURL(field, "Give an address such as https://example.com.", "%s is empty", field)
 	}
 	if !utf8.ValidString(s) {
-		return bad("Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
+		return badURL(field, "Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
 	}
 	for _, c := range []byte(s) {
 		if c < 0x20 || c == 0x7f {
-			return bad("Remove the control characters (tabs, line breaks) from "+field+".",
+			return badURL(field, "Remove the control characters (tabs, line breaks) from "+field+".",
 				"%s holds a control character", field)
 		}
 	}
+	return nil
+}
+
+// schemeOf splits s at the colon after its scheme (RFC 3986 3.1, see splitScheme), putting
+// https:// in front of s when it has none ("https:" before a leading "//"), and returns the
+// scheme in lower case.
+func schemeOf(s string) (scheme, rest string) {
 	scheme, rest, ok := splitScheme(s)
 	if !ok {
 		if strings.HasPrefix(s, "//") {
@@ -68,48 +94,66 @@ func NormalizeURL(field, s string) (string, error) {
 		}
 		scheme, rest, _ = splitScheme(s)
 	}
-	scheme = strings.ToLower(scheme)
-	if deniedSchemes[scheme] {
-		return bad("Use an http(s) address, or another scheme than "+scheme+":.",
-			"%s uses the %s: scheme, which is refused", field, scheme)
-	}
-	if scheme != "http" && scheme != "https" {
-		return scheme + ":" + rest, nil
-	}
+	return strings.ToLower(scheme), rest
+}
+
+// normalizeHTTP returns the http or https URL whose text after the scheme's colon is rest: the
+// authority (RFC 3986 3.2) normalized by normalizeAuthority, then the path, query and fragment
+// (3.3 to 3.5) percent-encoded by escapeURI.
+func normalizeHTTP(field, scheme, rest string) (string, error) {
 	if !strings.HasPrefix(rest, "//") {
-		return bad("Write the address as "+scheme+"://host/path.", "%s has no host", field)
+		return "", badURL(field, "Write the address as "+scheme+"://host/path.", "%s has no host", field)
 	}
 	authority, tail := rest[2:], ""
 	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
 		authority, tail = authority[:i], authority[i:]
 	}
+	host, err := normalizeAuthority(field, scheme, authority)
+	if err != nil {
+		return "", err
+	}
+	return scheme + "://" + host + escapeURI(tail), nil
+}
+
+// normalizeAuthority returns the authority of an http(s) URL (RFC 3986 3.2) as host and port:
+// user information (3.2.1) refused, the host (3.2.2) in IDNA A-labels and lower case (see
+// asciiHost), the port (3.2.3) digits of at most 65535, kept as given, with an empty one's colon.
+func normalizeAuthority(field, scheme, authority string) (string, error) {
 	if strings.Contains(authority, "@") {
-		return bad("Remove the user name before @ from the address: scanners show such links as a warning.",
+		return "", badURL(field, "Remove the user name before @ from the address: scanners show such links as a warning.",
 			"%s holds user information (before @), which disguises the real host", field)
 	}
 	host, port := splitPort(authority)
 	if host == "" {
-		return bad("Write the address as "+scheme+"://host/path.", "%s has no host", field)
+		return "", badURL(field, "Write the address as "+scheme+"://host/path.", "%s has no host", field)
 	}
-	for _, c := range port {
-		if c < '0' || c > '9' {
-			return bad("Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
-		}
-	}
-	// A port is 16 bits (RFC 6335 6); the WHATWG URL parser fails on one above 65535.
-	if n, err := strconv.Atoi(port); port != "" && (err != nil || n > 65535) {
-		return bad("Give a port from 0 to 65535.", "%s has a port above 65535", field)
+	if err := checkPort(field, port); err != nil {
+		return "", err
 	}
 	if h, ok := asciiHost(host); ok {
 		host = h
 	} else {
-		return bad("Check the host name: it must be a domain name, an IPv4 address or an IPv6 address in brackets.",
+		return "", badURL(field, "Check the host name: it must be a domain name, an IPv4 address or an IPv6 address in brackets.",
 			"%s has an invalid host name", field)
 	}
 	if port != "" || strings.HasSuffix(authority, ":") {
 		host += ":" + port
 	}
-	return scheme + "://" + host + escapeURI(tail), nil
+	return host, nil
+}
+
+// checkPort refuses a port (RFC 3986 3.2.3) that is not digits or is above 65535.
+func checkPort(field, port string) error {
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return badURL(field, "Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
+		}
+	}
+	// A port is 16 bits (RFC 6335 6); the WHATWG URL parser fails on one above 65535.
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n > 65535) {
+		return badURL(field, "Give a port from 0 to 65535.", "%s has a port above 65535", field)
+	}
+	return nil
 }
 
 // asciiHost returns host in IDNA A-labels and lower case (an IPv6 address in brackets as it

@@ -12,21 +12,37 @@ import "strings"
 // With only firstName and lastName, FN is "First Last". Text values are escaped (\\ \; \, \n,
 // line breaks made \n); the website is a URL (see NormalizeURL).
 func buildVCard(r *Request) (string, error) {
-	title, err := alias("jobTitle", r.JobTitle, "title", r.Title)
+	c, err := vcardOf(r)
 	if err != nil {
 		return "", err
+	}
+	var b strings.Builder
+	writeVCard(&b, &c)
+	return b.String(), nil
+}
+
+// vcard is a contact card's property values, checked, before escaping; an empty one is left out.
+type vcard struct {
+	family, given, name string // N (family;given;;;) and FN
+	org, title, tel     string // ORG, TITLE and TEL, trimmed
+	email               string // EMAIL, trimmed, an e-mail address
+	url                 string // URL, normalized (see NormalizeURL)
+}
+
+// vcardOf reads and checks the contact card of r: the aliases resolved, the name required, the
+// text values free of control characters, the e-mail an address and the website a URL.
+func vcardOf(r *Request) (vcard, error) {
+	title, err := alias("jobTitle", r.JobTitle, "title", r.Title)
+	if err != nil {
+		return vcard{}, err
 	}
 	website, err := alias("website", r.Website, "url", r.URL)
 	if err != nil {
-		return "", err
+		return vcard{}, err
 	}
-	first, last := collapseSpace(r.FirstName), collapseSpace(r.LastName)
-	name := collapseSpace(r.Name)
-	if name == "" {
-		name = strings.TrimSpace(first + " " + last)
-	}
-	if name == "" {
-		return "", missing("name", "the contact's name (or firstName and lastName)")
+	c := vcard{org: strings.TrimSpace(r.Organization), title: strings.TrimSpace(title), tel: strings.TrimSpace(r.Phone)}
+	if c.family, c.given, c.name, err = vcardName(r); err != nil {
+		return vcard{}, err
 	}
 	fields := []struct{ name, value string }{
 		{"name", r.Name}, {"firstName", r.FirstName}, {"lastName", r.LastName},
@@ -34,50 +50,75 @@ func buildVCard(r *Request) (string, error) {
 	}
 	for _, f := range fields {
 		if err := checkText(f.name, f.value); err != nil {
-			return "", err
+			return vcard{}, err
 		}
 	}
-	family, given := last, first
-	if first == "" && last == "" {
-		family, given = splitName(name)
-	}
-	var b strings.Builder
-	b.WriteString("BEGIN:VCARD\r\nVERSION:3.0\r\nN:")
-	escapeVCard(&b, family)
-	b.WriteByte(';')
-	escapeVCard(&b, given)
-	b.WriteString(";;;\r\nFN:")
-	escapeVCard(&b, name)
-	b.WriteString("\r\n")
-	property := func(key, value string) {
-		if value != "" {
-			b.WriteString(key + ":")
-			escapeVCard(&b, value)
-			b.WriteString("\r\n")
-		}
-	}
-	property("ORG", strings.TrimSpace(r.Organization))
-	property("TITLE", strings.TrimSpace(title))
-	property("TEL", strings.TrimSpace(r.Phone))
 	if email := strings.TrimSpace(r.Email); email != "" {
 		if _, err := checkAddress("email", email); err != nil {
-			return "", err
+			return vcard{}, err
 		}
-		property("EMAIL", email)
+		c.email = email
 	}
 	if strings.TrimSpace(website) != "" {
 		field := "website"
 		if r.Website == "" {
 			field = "url"
 		}
-		u, err := NormalizeURL(field, website)
-		if err != nil {
-			return "", err
+		if c.url, err = NormalizeURL(field, website); err != nil {
+			return vcard{}, err
 		}
-		b.WriteString("URL:" + u + "\r\n") // a uri value: not escaped; NormalizeURL leaves no space, \ or line break
+	}
+	return c, nil
+}
+
+// vcardName returns the family and given names of N (RFC 2426 3.1.2) and the display name of FN
+// (3.1.1), both of which a card must have: from lastName and firstName when given, else split
+// from the name (see splitName); the name is firstName and lastName when not given itself.
+func vcardName(r *Request) (family, given, name string, err error) {
+	first, last := collapseSpace(r.FirstName), collapseSpace(r.LastName)
+	name = collapseSpace(r.Name)
+	if name == "" {
+		name = strings.TrimSpace(first + " " + last)
+	}
+	if name == "" {
+		return "", "", "", missing("name", "the contact's name (or firstName and lastName)")
+	}
+	family, given = last, first
+	if first == "" && last == "" {
+		family, given = splitName(name)
+	}
+	return family, given, name, nil
+}
+
+// writeVCard writes card c to b: BEGIN and END (RFC 2426 2.1.1), VERSION (3.6.9), N (3.1.2), FN
+// (3.1.1), ORG (3.5.5), TITLE (3.5.1), TEL (3.3.1), EMAIL (3.3.2) and URL (3.6.8), each line
+// ending in CRLF.
+func writeVCard(b *strings.Builder, c *vcard) {
+	b.WriteString("BEGIN:VCARD\r\nVERSION:3.0\r\nN:")
+	escapeVCard(b, c.family)
+	b.WriteByte(';')
+	escapeVCard(b, c.given)
+	b.WriteString(";;;\r\nFN:")
+	escapeVCard(b, c.name)
+	b.WriteString("\r\n")
+	writeVCardText(b, "ORG", c.org)
+	writeVCardText(b, "TITLE", c.title)
+	writeVCardText(b, "TEL", c.tel)
+	writeVCardText(b, "EMAIL", c.email)
+	if c.url != "" {
+		b.WriteString("URL:" + c.url + "\r\n") // a uri value: not escaped; NormalizeURL leaves no space, \ or line break
 	}
 	b.WriteString("END:VCARD\r\n")
-	return b.String(), nil
+}
+
+// writeVCardText writes the line of property key with text value escaped (see escapeVCard), or
+// nothing when value is empty.
+func writeVCardText(b *strings.Builder, key, value string) {
+	if value != "" {
+		b.WriteString(key + ":")
+		escapeVCard(b, value)
+		b.WriteString("\r\n")
+	}
 }
 
 // collapseSpace trims s and makes each run of white space inside it one space.
