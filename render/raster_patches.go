@@ -68,66 +68,97 @@ func modulePatchesOf(k int, rounded bool) *modulePatches {
 	return modulePatchCache.get(key, newModulePatches)
 }
 
+// newModulePatches makes the modulePatches of key (module size k, rounded 1 or square 0) for
+// modulePatchCache, with their cost in bytes: the changes within a dark module for every corner
+// set, then the changes between modules one above the other.
 func newModulePatches(key [2]int) (*modulePatches, int) {
 	k, rounded := key[0], key[1] == 1
-	var tile []uint8
-	side := 0
+	b := &patchBuilder{k: k}
 	if rounded {
-		tile, side = cornerTile(k)
+		b.tile, b.side = cornerTile(k)
 	}
-	p := &modulePatches{side: side, list: []*zlib.Patch{zlib.EmptyPatch},
+	p := &modulePatches{side: b.side, list: []*zlib.Patch{zlib.EmptyPatch},
 		within: make([]uint16, k*cornerSets), enter: make([]uint16, 5*5)}
-	seen := make(map[string]uint16)
-	cost := 2 * (len(p.within) + len(p.enter))
-	var diff []byte
-	entry := func(prev, cur []uint8) uint16 {
-		diff = appendDiff(diff[:0], prev, cur)
-		first, last := 0, len(diff)
-		for first < last && diff[first] == 0 {
-			first++
-		}
-		for last > first && diff[last-1] == 0 {
-			last--
-		}
-		if first == last {
-			return 0
-		}
-		key := string(rune(first)) + string(diff[first:last])
-		e, ok := seen[key]
-		if !ok {
-			e = uint16(len(p.list))
-			seen[key] = e
-			p.list = append(p.list, zlib.NewPatch(first, append([]byte(nil), diff[first:last]...)))
-			cost += 64 + 5*(last-first)
-		}
-		return e
-	}
-	prev, cur := make([]uint8, k), make([]uint8, k)
+	b.p, b.seen = p, make(map[string]uint16)
+	b.cost = 2 * (len(p.within) + len(p.enter))
+	b.prev, b.cur = make([]uint8, k), make([]uint8, k)
 	sets := 1 // square modules have no rounded corners
 	if rounded {
 		sets = cornerSets
 	}
+	b.fillWithin(sets)
+	b.fillEnter()
+	return p, b.cost
+}
+
+// patchBuilder fills a modulePatches, keeping each distinct patch once.
+type patchBuilder struct {
+	p         *modulePatches
+	k         int               // the module size in pixels
+	tile      []uint8           // the corner tile, side×side pixels; nil for square modules
+	side      int               // of the corner tile; 0 for square modules
+	seen      map[string]uint16 // first pixel and changes of each patch in p.list → its entry
+	diff      []byte            // scratch: the changes of the current row
+	prev, cur []uint8           // scratch: the two rows compared, k pixels each
+	cost      int               // bytes held so far, for modulePatchCache
+}
+
+// entry returns the entry of p.list that turns pixels prev into cur, adding it when it is new;
+// 0 when the two are the same.
+func (b *patchBuilder) entry(prev, cur []uint8) uint16 {
+	b.diff = appendDiff(b.diff[:0], prev, cur)
+	diff := b.diff
+	first, last := 0, len(diff)
+	for first < last && diff[first] == 0 {
+		first++
+	}
+	for last > first && diff[last-1] == 0 {
+		last--
+	}
+	if first == last {
+		return 0
+	}
+	key := string(rune(first)) + string(diff[first:last])
+	e, ok := b.seen[key]
+	if !ok {
+		e = uint16(len(b.p.list))
+		b.seen[key] = e
+		b.p.list = append(b.p.list, zlib.NewPatch(first, append([]byte(nil), diff[first:last]...)))
+		b.cost += 64 + 5*(last-first)
+	}
+	return e
+}
+
+// fillWithin sets p.within for the first sets corner sets: the change to each row dy (1 to k−1)
+// of a dark module from row dy−1.
+func (b *patchBuilder) fillWithin(sets int) {
+	prev, cur := b.prev, b.cur
 	for c := range sets {
-		for dy := 1; dy < k; dy++ {
-			cellPixels(prev, tile, side, c, dy-1)
-			cellPixels(cur, tile, side, c, dy)
-			p.within[dy*cornerSets+c] = entry(prev, cur)
+		for dy := 1; dy < b.k; dy++ {
+			cellPixels(prev, b.tile, b.side, c, dy-1)
+			cellPixels(cur, b.tile, b.side, c, dy)
+			b.p.within[dy*cornerSets+c] = b.entry(prev, cur)
 		}
 	}
+}
+
+// fillEnter sets p.enter: the change from the last row of the module above to the first row of
+// the module below, each light or dark with its rounded corners on the side they share.
+func (b *patchBuilder) fillEnter() {
+	prev, cur := b.prev, b.cur
 	for above := range 5 {
 		for below := range 5 {
 			clear(prev)
 			clear(cur)
 			if above > 0 {
-				cellPixels(prev, tile, side, (above-1)<<2, k-1)
+				cellPixels(prev, b.tile, b.side, (above-1)<<2, b.k-1)
 			}
 			if below > 0 {
-				cellPixels(cur, tile, side, below-1, 0)
+				cellPixels(cur, b.tile, b.side, below-1, 0)
 			}
-			p.enter[above*5+below] = entry(prev, cur)
+			b.p.enter[above*5+below] = b.entry(prev, cur)
 		}
 	}
-	return p, cost
 }
 
 // cellPixels sets px (k entries) to the palette entries of row dy of a dark module of k pixels
