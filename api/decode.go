@@ -202,17 +202,8 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 	if err != nil {
 		return r, err
 	}
-	switch route {
-	case RouteURL:
-		delete(q, "type")
-		delete(q, "text")
-		delete(q, "data")
-		if _, ok := q["url"]; !ok {
-			return r, NewError(payload.CodeMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
-		}
-		r.Payload.Type = payload.URL
-	case RoutePNG, RouteSVG:
-		delete(q, "format")
+	if err := routeQuery(&r, q, route); err != nil {
+		return r, err
 	}
 	for _, name := range queryNames {
 		v, ok, err := queryValue(q, name)
@@ -222,37 +213,8 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 		if !ok {
 			continue
 		}
-		switch name {
-		case "type":
-			// The private types are made with POST, so that their fields stay out of URLs and
-			// logs; which types are private is payload's one judgement (Type.Private).
-			switch t := payload.Type(v); {
-			case !slices.Contains(payload.Types, t):
-				return r, NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
-					"type %q is not a payload type", v)
-			case t.Private():
-				return r, NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
-					"type %s is made with POST, not GET", v)
-			default:
-				r.Payload.Type = t
-			}
-		case "size", "margin":
-			if err := r.SetStyle(name, v); err != nil {
-				return r, err
-			}
-		case "download":
-			switch v {
-			case "0", "false":
-				r.Download = false
-			case "1", "true":
-				r.Download = true
-			default:
-				return r, NewError(CodeInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
-			}
-		default:
-			if err := r.setString(name, v); err != nil {
-				return r, err
-			}
+		if err := r.setQuery(name, v); err != nil {
+			return r, err
 		}
 	}
 	switch route {
@@ -262,6 +224,67 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 		r.Format = FormatSVG
 	}
 	return r, nil
+}
+
+// routeQuery drops from q the parameters that route sets itself (spec 4.3 to 4.5): /url takes
+// the url parameter only, as type url, and requires it; the .png and .svg routes fix the format.
+func routeQuery(r *Request, q url.Values, route Route) error {
+	switch route {
+	case RouteURL:
+		delete(q, "type")
+		delete(q, "text")
+		delete(q, "data")
+		if _, ok := q["url"]; !ok {
+			return NewError(payload.CodeMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
+		}
+		r.Payload.Type = payload.URL
+	case RoutePNG, RouteSVG:
+		delete(q, "format")
+	}
+	return nil
+}
+
+// setQuery sets the request's property name to the query parameter's value v: type, the style
+// sizes (size, margin), download, or one of the string properties.
+func (r *Request) setQuery(name, v string) error {
+	switch name {
+	case "type":
+		t, err := queryType(v)
+		if err != nil {
+			return err
+		}
+		r.Payload.Type = t
+	case "size", "margin":
+		return r.SetStyle(name, v)
+	case "download":
+		switch v {
+		case "0", "false":
+			r.Download = false
+		case "1", "true":
+			r.Download = true
+		default:
+			return NewError(CodeInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
+		}
+	default:
+		return r.setString(name, v)
+	}
+	return nil
+}
+
+// queryType returns the payload type v of a GET request: url or text.
+func queryType(v string) (payload.Type, error) {
+	// The private types are made with POST, so that their fields stay out of URLs and
+	// logs; which types are private is payload's one judgement (Type.Private).
+	switch t := payload.Type(v); {
+	case !slices.Contains(payload.Types, t):
+		return "", NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
+			"type %q is not a payload type", v)
+	case t.Private():
+		return "", NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
+			"type %s is made with POST, not GET", v)
+	default:
+		return t, nil
+	}
 }
 
 // ColorsFromQuery reads the query string of GET /api/contrast: color and background, each at

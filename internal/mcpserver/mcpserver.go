@@ -116,36 +116,17 @@ type tool struct{ cfg Config }
 // format and download, which the tool does not take.
 func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args := req.Params.Arguments
-	var fields map[string]json.RawMessage
-	if len(args) == 0 || json.Unmarshal(args, &fields) != nil || fields == nil {
-		return toolError(api.NewError(api.CodeInvalidJSON, "", `Pass the arguments as an object, such as {"type":"url","url":"https://example.com"}.`,
-			"the arguments are not a JSON object")), nil
-	}
-	for _, name := range []string{"data", "format", "download"} {
-		if _, ok := fields[name]; ok {
-			hint := "Remove " + name + "; generate_qr always returns a PNG."
-			if name == "data" {
-				hint = "Remove data: generate_qr does not take raw QR strings; give type and its fields."
-			}
-			return toolError(api.NewError(api.CodeUnknownField, name, hint, "generate_qr takes no %s", name)), nil
-		}
-	}
-	if _, ok := fields["type"]; !ok {
-		return toolError(api.NewError(payload.CodeMissingField, "type", "Add type: url, wifi, vcard, email, sms or text, with its fields.",
-			"type is required")), nil
+	if err := checkArguments(args); err != nil {
+		return toolError(err), nil
 	}
 	r, err := api.DecodeJSON(args)
 	if err != nil {
 		return toolError(err), nil
 	}
 	r.Format = api.FormatPNG
-	// The limit (d.Limit, from --rate-limit) is per minute whatever its size, and a refused
-	// caller has a place again at the latest a minute after its oldest counted code: the 60
-	// seconds of the hint are the window, not the limit (the HTTP API's Retry-After is 60 too).
 	caller := callerOf(ctx)
-	if d, ok := t.cfg.Admit(ctx, caller.Key); !ok {
-		return toolError(api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
-			"more than %d codes a minute", d.Limit)), nil
+	if err := t.admit(ctx, caller.Key); err != nil {
+		return toolError(err), nil
 	}
 	res, err := t.cfg.Code(ctx, &r)
 	if err != nil {
@@ -154,14 +135,63 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 			// to read a tool error. The SDK answers a JSON-RPC error, if anything.
 			return nil, ctx.Err()
 		}
-		var e *api.Error
-		var p *payload.Error
-		if !errors.As(err, &e) && !errors.As(err, &p) {
-			t.cfg.Logger.Error("tool call failed", "error", err.Error())
-		}
+		t.logFault(err)
 		return toolError(err), nil
 	}
 	defer res.Release()
+	return codeResult(res, caller.BaseURL, &r), nil
+}
+
+// checkArguments refuses arguments that are not a JSON object, that hold what the tool does not
+// take (raw data, format, download), or that have no type.
+func checkArguments(args json.RawMessage) error {
+	var fields map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &fields) != nil || fields == nil {
+		return api.NewError(api.CodeInvalidJSON, "", `Pass the arguments as an object, such as {"type":"url","url":"https://example.com"}.`,
+			"the arguments are not a JSON object")
+	}
+	for _, name := range []string{"data", "format", "download"} {
+		if _, ok := fields[name]; ok {
+			hint := "Remove " + name + "; generate_qr always returns a PNG."
+			if name == "data" {
+				hint = "Remove data: generate_qr does not take raw QR strings; give type and its fields."
+			}
+			return api.NewError(api.CodeUnknownField, name, hint, "generate_qr takes no %s", name)
+		}
+	}
+	if _, ok := fields["type"]; !ok {
+		return api.NewError(payload.CodeMissingField, "type", "Add type: url, wifi, vcard, email, sms or text, with its fields.",
+			"type is required")
+	}
+	return nil
+}
+
+// admit counts the call of caller against its budget, or returns RATE_LIMITED.
+func (t *tool) admit(ctx context.Context, caller string) error {
+	// The limit (d.Limit, from --rate-limit) is per minute whatever its size, and a refused
+	// caller has a place again at the latest a minute after its oldest counted code: the 60
+	// seconds of the hint are the window, not the limit (the HTTP API's Retry-After is 60 too).
+	if d, ok := t.cfg.Admit(ctx, caller); !ok {
+		return api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
+			"more than %d codes a minute", d.Limit)
+	}
+	return nil
+}
+
+// logFault logs err when it is the service's fault: neither an API nor a payload error, which
+// are the caller's.
+func (t *tool) logFault(err error) {
+	var e *api.Error
+	var p *payload.Error
+	if !errors.As(err, &e) && !errors.As(err, &p) {
+		t.cfg.Logger.Error("tool call failed", "error", err.Error())
+	}
+}
+
+// codeResult returns the result of a call that made res for r: the PNG as an image, then, for a
+// public code when the service has a base URL, a Markdown image linking its PNG, then the
+// warnings.
+func codeResult(res *generate.Result, base string, r *api.Request) *mcp.CallToolResult {
 	// The PNG is copied out of the pooled buffer, which Release returns when call does: the SDK
 	// marshals the result (ImageContent.MarshalJSON, base64 of Data) only after the handler has
 	// returned (jsonrpc2's processResult), so handing it res.PNG would let another request
@@ -170,14 +200,14 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
 	}}
-	if base, p := caller.BaseURL, res.Payload; !p.Private && base != "" {
+	if p := res.Payload; !p.Private && base != "" {
 		link := base + "/api/qr-code.png?" + r.Query(p)
 		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
 	}
 	for _, wn := range res.Warnings {
 		out.Content = append(out.Content, &mcp.TextContent{Text: "Warning " + wn.Code + " (" + wn.Field + "): " + wn.Message})
 	}
-	return out, nil
+	return out
 }
 
 // toolError returns err as a tool error (isError true), whose text and structured content are
