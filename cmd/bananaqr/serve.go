@@ -143,83 +143,31 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	}
 	logOut := newBufferedLog(stderr, 100*time.Millisecond)
 	defer logOut.Close()
-	var handler slog.Handler
-	switch c.logFormat {
-	case "text":
-		handler = slog.NewTextHandler(logOut, nil)
-	case "json":
-		handler = slog.NewJSONHandler(logOut, nil)
-	default:
-		return fail("--log-format %q: want text or json", c.logFormat)
-	}
-	logger := slog.New(handler)
-	proxies, err := parsePrefixes(c.trustedProxies)
-	if err != nil {
-		return fail("--trusted-proxies: %v", err)
-	}
-	if c.rateLimit < 0 {
-		return fail("--rate-limit %d: want 0 or more", c.rateLimit)
-	}
-	if c.ipv6Prefix == 0 { // a serveConfig made in code, without the flags' defaults
-		c.ipv6Prefix = 64
-	}
-	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
-		return fail("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
-	}
-	cfg := httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, IPv6Prefix: c.ipv6Prefix, RateLimit: c.rateLimit, MaxActive: c.maxActive,
-		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
-		OwnMetricsPort: c.metricsAddr != ""}
-	switch {
-	case c.rateLimit > 0 && c.redisURL != "":
-		rl, err := ratelimit.NewRedis(c.redisURL, c.rateLimit, logger)
-		if err != nil {
-			return fail("--redis-url: %v", err)
-		}
-		defer rl.Close()
-		cfg.Limiter = rl
-	case c.rateLimit > 0:
-		if c.rateLimitCallers < 0 {
-			return fail("--rate-limit-callers %d: want 1 or more", c.rateLimitCallers)
-		}
-		if c.rateLimitCallers == 0 {
-			c.rateLimitCallers = ratelimit.DefaultMaxCallers
-		}
-		cfg.Limiter = ratelimit.NewMemory(c.rateLimit, time.Minute, nil).WithMaxCallers(c.rateLimitCallers)
-	}
-	if c.maxConns < 0 || c.maxConnsPerClient < 0 {
-		return fail("--max-conns and --max-conns-per-client: want 0 or more")
-	}
-	if c.maxConns == 0 {
-		c.maxConns = defaultMaxConns()
-	}
-	service := httpapi.New(cfg)
-	srv := &http.Server{
-		Handler:           service.Handler(),
-		ReadHeaderTimeout: c.readHeaderTimeout,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       c.idleTimeout,
-		MaxHeaderBytes:    4 * api.MaxHeaderBytes, // over api.MaxHeaderBytes the handler answers 431 with the error object
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}
-	// Both listeners are open before either is served, so that a busy port fails the start
-	// before anything is announced or answered.
-	tcp, err := net.Listen("tcp", c.addr)
+	handler, err := logHandler(c.logFormat, logOut)
 	if err != nil {
 		return fail("%v", err)
 	}
-	ln := connlimit.Wrap(tcp, connlimit.Config{Total: c.maxConns, PerClient: c.maxConnsPerClient,
-		IPv6Prefix: c.ipv6Prefix, Exempt: proxies})
-	var metricsSrv *http.Server
-	var mln net.Listener
-	if c.metricsAddr != "" {
-		if mln, err = net.Listen("tcp", c.metricsAddr); err != nil {
-			ln.Close()
-			return fail("--metrics-addr: %v", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", service.MetricsHandler())
-		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	logger := slog.New(handler)
+	cfg, err := c.serviceConfig(logger)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if cfg.Limiter, err = c.limiter(logger); err != nil {
+		return fail("%v", err)
+	}
+	if rl, ok := cfg.Limiter.(*ratelimit.Redis); ok {
+		defer rl.Close()
+	}
+	if err := c.settleConnBounds(); err != nil {
+		return fail("%v", err)
+	}
+	service := httpapi.New(cfg)
+	srv := c.httpServer(service.Handler(), handler)
+	ln, metricsSrv, mln, err := c.listen(service, cfg.TrustedProxies)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if metricsSrv != nil {
 		defer metricsSrv.Close()
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "",
@@ -227,6 +175,121 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if ready != nil {
 		ready(ln.Addr())
 	}
+	if err := serveUntilDone(ctx, c.shutdownTimeout, srv, ln, metricsSrv, mln, logger); err != nil {
+		return fail("%v", err)
+	}
+	return 0
+}
+
+// logHandler returns the access log's handler for --log-format: text or json.
+func logHandler(format string, w io.Writer) (slog.Handler, error) {
+	switch format {
+	case "text":
+		return slog.NewTextHandler(w, nil), nil
+	case "json":
+		return slog.NewJSONHandler(w, nil), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// serviceConfig checks the flags of the service's own rules (trusted proxies, rate limit,
+// IPv6 prefix) and returns its configuration, without a limiter yet.
+func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error) {
+	proxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return httpapi.Config{}, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if c.rateLimit < 0 {
+		return httpapi.Config{}, fmt.Errorf("--rate-limit %d: want 0 or more", c.rateLimit)
+	}
+	if c.ipv6Prefix == 0 { // a serveConfig made in code, without the flags' defaults
+		c.ipv6Prefix = 64
+	}
+	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
+		return httpapi.Config{}, fmt.Errorf("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
+	}
+	return httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, IPv6Prefix: c.ipv6Prefix, RateLimit: c.rateLimit, MaxActive: c.maxActive,
+		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
+		OwnMetricsPort: c.metricsAddr != ""}, nil
+}
+
+// limiter returns the rate limiter the flags ask for: in Redis with --redis-url, else in
+// memory, and nil when --rate-limit is 0. A Redis limiter is the caller's to close.
+func (c *serveConfig) limiter(logger *slog.Logger) (ratelimit.Limiter, error) {
+	switch {
+	case c.rateLimit > 0 && c.redisURL != "":
+		rl, err := ratelimit.NewRedis(c.redisURL, c.rateLimit, logger)
+		if err != nil {
+			return nil, fmt.Errorf("--redis-url: %w", err)
+		}
+		return rl, nil
+	case c.rateLimit > 0:
+		if c.rateLimitCallers < 0 {
+			return nil, fmt.Errorf("--rate-limit-callers %d: want 1 or more", c.rateLimitCallers)
+		}
+		if c.rateLimitCallers == 0 {
+			c.rateLimitCallers = ratelimit.DefaultMaxCallers
+		}
+		return ratelimit.NewMemory(c.rateLimit, time.Minute, nil).WithMaxCallers(c.rateLimitCallers), nil
+	}
+	return nil, nil
+}
+
+// settleConnBounds checks --max-conns and --max-conns-per-client and puts in --max-conns'
+// default (defaultMaxConns) when it is 0.
+func (c *serveConfig) settleConnBounds() error {
+	if c.maxConns < 0 || c.maxConnsPerClient < 0 {
+		return errors.New("--max-conns and --max-conns-per-client: want 0 or more")
+	}
+	if c.maxConns == 0 {
+		c.maxConns = defaultMaxConns()
+	}
+	return nil
+}
+
+// httpServer returns the HTTP server of the service, with its timeouts and bounds, logging
+// its own errors through handler.
+func (c *serveConfig) httpServer(h http.Handler, handler slog.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    4 * api.MaxHeaderBytes, // over api.MaxHeaderBytes the handler answers 431 with the error object
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+}
+
+// listen opens the service's listener, bounded by connlimit (proxies exempt from the
+// per-client bound), and with --metrics-addr the metrics server and its listener.
+func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (net.Listener, *http.Server, net.Listener, error) {
+	// Both listeners are open before either is served, so that a busy port fails the start
+	// before anything is announced or answered.
+	tcp, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ln := connlimit.Wrap(tcp, connlimit.Config{Total: c.maxConns, PerClient: c.maxConnsPerClient,
+		IPv6Prefix: c.ipv6Prefix, Exempt: proxies})
+	if c.metricsAddr == "" {
+		return ln, nil, nil, nil
+	}
+	mln, err := net.Listen("tcp", c.metricsAddr)
+	if err != nil {
+		ln.Close()
+		return nil, nil, nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", service.MetricsHandler())
+	return ln, &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, mln, nil
+}
+
+// serveUntilDone serves srv on ln, and metricsSrv on mln when there is one, until ctx is done,
+// then gives the requests in flight shutdownTimeout to finish. It returns what stopped a
+// server early, or the failure to shut down.
+func serveUntilDone(ctx context.Context, shutdownTimeout time.Duration, srv *http.Server, ln net.Listener,
+	metricsSrv *http.Server, mln net.Listener, logger *slog.Logger) error {
 	done := make(chan error, 2)
 	go func() { done <- srv.Serve(ln) }()
 	if metricsSrv != nil {
@@ -236,16 +299,16 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	select {
 	case err := <-done:
 		srv.Close() // the metrics server may be the one that failed: leave nothing serving
-		return fail("%v", err)
+		return err
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", "timeout", c.shutdownTimeout.String())
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), c.shutdownTimeout)
+	logger.Info("shutting down", "timeout", shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fail("shutdown: %v", err)
+		return fmt.Errorf("shutdown: %w", err)
 	}
-	return 0
+	return nil
 }
 
 // connReserve is how many file descriptors --max-conns leaves free by default for everything
