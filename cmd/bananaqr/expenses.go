@@ -203,38 +203,13 @@ func expensesToken(args []string, getenv func(string) string, stdout, stderr io.
 
 // expensesServe serves MCP until ctx is done; ready, when not nil, gets the address listened on.
 func expensesServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready func(net.Addr)) int {
-	f := newExpensesFlags("serve", getenv, stderr)
-	addr := getenv("BANANAQR_EXPENSES_ADDR")
-	if addr == "" {
-		addr = ":8090"
-	}
-	f.StringVar(&addr, "addr", addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
-	allowAnyHost := f.Bool("allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
-	shutdownTimeout := f.Duration("shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
-	writeLimit := service.DefaultWritesPerMinute
-	if env := getenv("BANANAQR_EXPENSES_WRITE_LIMIT"); env != "" {
-		n, err := strconv.Atoi(env)
-		if err != nil || n < 0 {
-			fmt.Fprintf(stderr, "bananaqr expenses serve: BANANAQR_EXPENSES_WRITE_LIMIT=%q is not a number of writes a minute (0 for no limit)\n", env)
-			return 2
-		}
-		writeLimit = n
-	}
-	f.IntVar(&writeLimit, "write-limit", writeLimit, "writes a minute each user may make, in bursts of as many; 0 for no limit (env BANANAQR_EXPENSES_WRITE_LIMIT)")
-	pos, err := f.parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
+	f, err := newExpensesServeFlags(getenv, stderr)
 	if err != nil {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: %v\n", err)
 		return 2
 	}
-	if len(pos) != 0 {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: unexpected argument %q\n", pos[0])
-		return 2
-	}
-	if writeLimit < 0 {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", writeLimit)
-		return 2
+	if code, stop := f.parseArgs(args, stderr); stop {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "bananaqr expenses serve: "+format+"\n", a...)
@@ -248,18 +223,9 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	}
 	defer st.Close()
 	svc := service.New(st, nil)
-	svc.LimitWrites(writeLimit)
-	srv := &http.Server{
-		Handler: mcpserver.Handler(svc,
-			mcpserver.Options{DisableLocalhostProtection: *allowAnyHost, Logger: logger}),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}
-	ln, err := net.Listen("tcp", addr)
+	svc.LimitWrites(f.writeLimit)
+	srv := f.mcpHTTPServer(svc, handler, logger)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -267,18 +233,96 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	if ready != nil {
 		ready(ln.Addr())
 	}
+	if err := serveMCPUntilDone(ctx, f.shutdownTimeout, srv, ln, logger); err != nil {
+		return fail("%v", err)
+	}
+	return 0
+}
+
+// expensesServeFlags are the flags of expenses serve: the storage flags and serve's own.
+type expensesServeFlags struct {
+	expensesFlags
+	addr            string
+	allowAnyHost    bool
+	shutdownTimeout time.Duration
+	writeLimit      int
+}
+
+// newExpensesServeFlags defines serve's flags, with the defaults their environment variables
+// give; a BANANAQR_EXPENSES_WRITE_LIMIT that is not a number of 0 or more is an error.
+func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expensesServeFlags, error) {
+	f := &expensesServeFlags{expensesFlags: newExpensesFlags("serve", getenv, stderr)}
+	f.addr = getenv("BANANAQR_EXPENSES_ADDR")
+	if f.addr == "" {
+		f.addr = ":8090"
+	}
+	f.StringVar(&f.addr, "addr", f.addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
+	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
+	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
+	f.writeLimit = service.DefaultWritesPerMinute
+	if env := getenv("BANANAQR_EXPENSES_WRITE_LIMIT"); env != "" {
+		n, err := strconv.Atoi(env)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("BANANAQR_EXPENSES_WRITE_LIMIT=%q is not a number of writes a minute (0 for no limit)", env)
+		}
+		f.writeLimit = n
+	}
+	f.IntVar(&f.writeLimit, "write-limit", f.writeLimit, "writes a minute each user may make, in bursts of as many; 0 for no limit (env BANANAQR_EXPENSES_WRITE_LIMIT)")
+	return f, nil
+}
+
+// parseArgs parses serve's arguments, which take no positional argument. When serve must
+// stop there (help, or a usage error it reports), it returns the exit status and true.
+func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bool) {
+	pos, err := f.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0, true
+	}
+	if err != nil {
+		return 2, true
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: unexpected argument %q\n", pos[0])
+		return 2, true
+	}
+	if f.writeLimit < 0 {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", f.writeLimit)
+		return 2, true
+	}
+	return 0, false
+}
+
+// mcpHTTPServer returns the HTTP server of the MCP edge over svc, with its timeouts and
+// bounds, logging its own errors through handler.
+func (f *expensesServeFlags) mcpHTTPServer(svc *service.Service, handler slog.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler: mcpserver.Handler(svc,
+			mcpserver.Options{DisableLocalhostProtection: f.allowAnyHost, Logger: logger}),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+}
+
+// serveMCPUntilDone serves srv on ln until ctx is done, then gives the requests in flight
+// shutdownTimeout to finish. It returns what stopped the server early, or the failure to shut
+// down.
+func serveMCPUntilDone(ctx context.Context, shutdownTimeout time.Duration, srv *http.Server, ln net.Listener, logger *slog.Logger) error {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		return fail("%v", err)
+		return err
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down", "timeout", shutdownTimeout.String())
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fail("shutdown: %v", err)
+		return fmt.Errorf("shutdown: %w", err)
 	}
-	return 0
+	return nil
 }
