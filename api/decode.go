@@ -41,6 +41,30 @@ var stringFields = map[string]func(p *payload.Request) *string{
 	"body":         func(p *payload.Request) *string { return &p.Body },
 }
 
+// payloadAliases are the older reference's names among stringFields, each with the field it
+// stands for (payload.Request reads both and refuses them when they disagree).
+var payloadAliases = map[string]string{
+	"encryption": "security", "firstName": "name", "lastName": "name", "title": "jobTitle", "body": "message",
+}
+
+// PayloadFields returns the names of the request's string fields that build a payload of a type,
+// in name order: every one but data and the older reference's aliases. bananaqr encode makes a
+// flag of each.
+func PayloadFields() []string {
+	var names []string
+	for name := range stringFields {
+		if _, alias := payloadAliases[name]; !alias && name != "data" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// PayloadAliases returns the older reference's field names, each with the field it stands for;
+// the page reads them to show an error beside the control it concerns.
+func PayloadAliases() map[string]string { return maps.Clone(payloadAliases) }
+
 // DecodeJSON reads a POST body (spec 2.1): one JSON object of the request's properties, each of
 // its JSON type (strings, the booleans hidden and download, the integers size and margin), no
 // unknown property, nothing after the object. data, url and text may not be empty.
@@ -141,15 +165,6 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 	return r.setString(name, s)
 }
 
-// isStyle reports whether name is a style field.
-func isStyle(name string) bool {
-	switch name {
-	case "color", "background", "format", "logo", "corners", "ecc":
-		return true
-	}
-	return false
-}
-
 func unknownField(name string) error {
 	return NewError(CodeUnknownField, name, "Remove "+name+"; the request's properties are listed in /openapi.json.",
 		"the request has no property %q", name)
@@ -166,7 +181,7 @@ func (r *Request) setString(name, value string) error {
 	}
 	if name == "type" {
 		if value == "" {
-			return NewError(payload.CodeInvalidType, name, "Use url, wifi, vcard, email, sms or text.", "type is empty")
+			return NewError(payload.CodeInvalidType, name, "Use "+payload.JoinWords(payload.Types, "or")+".", "type is empty")
 		}
 		r.Payload.Type = payload.Type(value)
 		return nil
@@ -277,7 +292,8 @@ func queryType(v string) (payload.Type, error) {
 	// logs; which types are private is payload's one judgement (Type.Private).
 	switch t := payload.Type(v); {
 	case !slices.Contains(payload.Types, t):
-		return "", NewError(payload.CodeInvalidType, "type", "Use url or text with GET; wifi, vcard, email and sms with POST.",
+		return "", NewError(payload.CodeInvalidType, "type", "Use "+payload.JoinWords(payload.PublicTypes(), "or")+" with GET; "+
+			payload.JoinWords(payload.PrivateTypes(), "and")+" with POST.",
 			"type %q is not a payload type", v)
 	case t.Private():
 		return "", NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",

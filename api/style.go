@@ -38,5 +38,11 @@ func StyleDefaults() map[string]string {
 	}
 }
 
+// isStyle reports whether name is a style field: one of StyleDefaults' names.
+func isStyle(name string) bool {
+	_, ok := StyleDefaults()[name]
+	return ok
+}
+
 // LogoName returns the API's name of a logo: none or banana.
 func LogoName(l render.Logo) string { return nameOf(logos, l) }

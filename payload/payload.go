@@ -9,6 +9,8 @@
 package payload
 
 import (
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,8 +30,34 @@ const (
 // Types lists the payload types in the order the API documents them.
 var Types = []Type{URL, WiFi, VCard, Email, SMS, Text}
 
-// typeList is Types for hints.
-const typeList = "url, wifi, vcard, email, sms or text"
+// typeList is Types as hints list them.
+var typeList = JoinWords(Types, "or")
+
+// JoinWords returns words as a sentence lists them: "url, wifi or text" with the conjunction
+// "or", "wifi and sms" with "and". Hints, help texts and schemas list the types (Types) and
+// the Wi-Fi securities (Securities) through it rather than spelling them out.
+func JoinWords[S ~string](words []S, conjunction string) string {
+	var b strings.Builder
+	for i, t := range words {
+		switch {
+		case i == 0:
+		case i == len(words)-1:
+			b.WriteString(" " + conjunction + " ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(t))
+	}
+	return b.String()
+}
+
+// PublicTypes returns the types of Types that are not private (Type.Private), in order.
+func PublicTypes() []Type { return slices.DeleteFunc(slices.Clone(Types), Type.Private) }
+
+// PrivateTypes returns the private types of Types, in order (see PublicTypes).
+func PrivateTypes() []Type {
+	return slices.DeleteFunc(slices.Clone(Types), func(t Type) bool { return !t.Private() })
+}
 
 // Private reports whether payloads of type t hold what must not be echoed: credentials, contact
 // details, addresses and messages. Only url and text are public.

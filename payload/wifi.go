@@ -1,9 +1,14 @@
 package payload
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
+
+// Securities are the Wi-Fi security values the WIFI: format's T field takes, as written; the
+// first, WPA, is the default.
+var Securities = []string{"WPA", "WEP", "nopass"}
 
 // buildWiFi returns the Wi-Fi network configuration of r in the WIFI: format that Android and
 // iOS cameras read (ZXing's "Wi-Fi Network config"): WIFI:T:<WPA|WEP|nopass>;S:<ssid>;P:<password>;H:true;;
@@ -16,9 +21,9 @@ func buildWiFi(r *Request) (string, []Warning, error) {
 		return "", nil, err
 	}
 	if security == "" {
-		security = "WPA"
+		security = Securities[0]
 	}
-	if security != "WPA" && security != "WEP" && security != "nopass" {
+	if !slices.Contains(Securities, security) {
 		return "", nil, fail(CodeInvalidSecurity, "security", "Use WPA (also for WPA2 and WPA3), WEP or nopass, as written.",
 			"security %q is not WPA, WEP or nopass", security)
 	}

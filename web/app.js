@@ -29,9 +29,10 @@
     sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', secret: 'The number and the message are' },
   };
 
-  // Request fields and their older aliases, to find the control an error names.
-  const STYLE_FIELDS = ['color', 'background', 'size', 'margin', 'ecc', 'corners', 'logo'];
-  const ALIASES = { encryption: 'security', title: 'jobTitle', firstName: 'name', lastName: 'name', body: 'message' };
+  // The style fields (the controls marked data-style) and the older names of payload fields
+  // (filled in by the server), to find the control an error names.
+  const STYLE_FIELDS = [...new Set([...document.querySelectorAll('[data-style]')].map((el) => el.dataset.style))];
+  const ALIASES = JSON.parse(document.getElementById('qr-form').dataset.aliases);
 
   const form = $('qr-form');
   const preview = $('preview');

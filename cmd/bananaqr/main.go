@@ -20,6 +20,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
@@ -135,10 +136,12 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	f.corners = fs.String("corners", defaults["corners"], "image: `shape` of the modules' outer corners: "+choices("corners"))
 	f.typeFields = payloadFlags(fs)
 	f.logo = fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
-	f.remote = fs.String("remote", "", "make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\ninstead of on this machine; the service's limits (2,048 characters, 60 codes a minute) apply")
+	f.remote = fs.String("remote", "", fmt.Sprintf("make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\n"+
+		"instead of on this machine; the service's limits (%d,%03d characters, %d codes a minute) apply",
+		payload.MaxLen/1000, payload.MaxLen%1000, defaultRateLimit))
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: bananaqr encode [flags] [text]\n"+
-			"       bananaqr encode [flags] -type wifi|vcard|email|sms|url|text [-ssid … -password …]\n\n"+
+		fmt.Fprint(stderr, "Usage: bananaqr encode [flags] [text]\n"+
+			"       bananaqr encode [flags] -type "+strings.Join(typeNames(), "|")+" [-ssid … -password …]\n\n"+
 			"Prints a QR code of text to the terminal, or writes it to an image file with -o.\n"+
 			"Without text, or with \"-\", the text is standard input, less one final line break.\n"+
 			"Several arguments are joined by spaces. With -type, the payload is built from that\n"+
@@ -248,10 +251,28 @@ func version() string {
 	return "devel"
 }
 
-// payloadFieldNames are the API's payload fields that encode takes as flags (-job-title for
-// jobTitle).
-var payloadFieldNames = []string{"type", "url", "text", "ssid", "password", "security", "name", "organization",
-	"jobTitle", "phone", "email", "website", "to", "subject", "message"}
+// typeNames returns the names of the payload types (payload.Types).
+func typeNames() []string {
+	names := make([]string, len(payload.Types))
+	for i, t := range payload.Types {
+		names[i] = string(t)
+	}
+	return names
+}
+
+// flagName returns the flag of the payload field name: its words in lower case joined by
+// hyphens (jobTitle is -job-title).
+func flagName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if unicode.IsUpper(r) {
+			b.WriteByte('-')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // payloadFields are encode's payload flags; they count only with -type.
 type payloadFields struct {
@@ -262,16 +283,10 @@ type payloadFields struct {
 // payloadFlags defines the payload flags on fs.
 func payloadFlags(fs *flag.FlagSet) *payloadFields {
 	f := &payloadFields{values: map[string]*string{}}
-	for _, name := range payloadFieldNames {
-		flagName := name
-		if name == "jobTitle" {
-			flagName = "job-title"
-		}
-		usage := "payload: the `" + name + "` field of the type (with -type)"
-		if name == "type" {
-			usage = "build the payload of this `type` from its fields, as the HTTP API does: url, wifi, vcard, email, sms or text"
-		}
-		f.values[name] = fs.String(flagName, "", usage)
+	f.values["type"] = fs.String("type", "", "build the payload of this `type` from its fields, as the HTTP API does: "+
+		payload.JoinWords(payload.Types, "or"))
+	for _, name := range api.PayloadFields() {
+		f.values[name] = fs.String(flagName(name), "", "payload: the `"+name+"` field of the type (with -type)")
 	}
 	f.hidden = fs.Bool("hidden", false, "payload: the Wi-Fi network is hidden (with -type wifi)")
 	return f

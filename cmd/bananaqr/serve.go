@@ -24,6 +24,10 @@ import (
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
+// defaultRateLimit is the codes a minute each caller may make unless --rate-limit says
+// otherwise (spec 1: 60).
+const defaultRateLimit = 60
+
 // serveConfig is what serve's flags set.
 type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
@@ -43,7 +47,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.addr, "addr", ":8080", "`address` to listen on, host:port")
 	fs.StringVar(&c.baseURL, "base-url", "", "public `URL` of the service, such as https://qr.example.com, that image_url and svg_url start with (default: the scheme and host of each request)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `addresses` or CIDR prefixes of reverse proxies whose X-Forwarded-For, -Proto and -Host are believed")
-	fs.IntVar(&c.rateLimit, "rate-limit", 60, "codes a `minute` each caller may make; 0 turns the limit off")
+	fs.IntVar(&c.rateLimit, "rate-limit", defaultRateLimit, "codes a `minute` each caller may make; 0 turns the limit off")
 	fs.IntVar(&c.rateLimitCallers, "rate-limit-callers", ratelimit.DefaultMaxCallers, "callers the in-memory rate limit remembers at most (some 20 to 40 bytes each); when full, those with the least debt are forgotten first")
 	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")

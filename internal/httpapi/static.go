@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"html/template"
 	"mime"
 	"net/http"
@@ -101,7 +102,7 @@ func page(name string) http.HandlerFunc {
 }
 
 // pageHTML fills the page's template with the request's rules from packages api and payload
-// (the style defaults and limits, the text limit, the private types), so that neither the page
+// (the style defaults and limits, the text limit, the private types, the fields' older names), so that neither the page
 // nor its script holds a copy of them.
 func pageHTML(tmpl []byte) []byte {
 	t := template.Must(template.New("index.html").Parse(string(tmpl)))
@@ -111,7 +112,7 @@ func pageHTML(tmpl []byte) []byte {
 		"Background": "#" + d["background"], "BackgroundPicker": "#" + strings.ToLower(d["background"]),
 		"Size": d["size"], "MinSize": api.MinSize, "MaxSize": api.MaxSize,
 		"Margin": d["margin"], "MaxMargin": api.MaxMargin, "Corners": d["corners"], "ECC": d["ecc"],
-		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": privateTypes(),
+		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": privateTypes(), "Aliases": aliases(),
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
@@ -123,12 +124,20 @@ func pageHTML(tmpl []byte) []byte {
 // privateTypes returns the private payload types, separated by spaces.
 func privateTypes() string {
 	var names []string
-	for _, t := range payload.Types {
-		if t.Private() {
-			names = append(names, string(t))
-		}
+	for _, t := range payload.PrivateTypes() {
+		names = append(names, string(t))
 	}
 	return strings.Join(names, " ")
+}
+
+// aliases returns the request's older field names, each with the field it stands for, as a
+// JSON object.
+func aliases() string {
+	b, err := json.Marshal(api.PayloadAliases())
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
+	return string(b)
 }
 
 // thousands returns n with commas between thousands, as the page writes numbers: 2048 → 2,048.

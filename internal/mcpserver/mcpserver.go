@@ -160,7 +160,7 @@ func checkArguments(args json.RawMessage) error {
 		}
 	}
 	if _, ok := fields["type"]; !ok {
-		return api.NewError(payload.CodeMissingField, "type", "Add type: url, wifi, vcard, email, sms or text, with its fields.",
+		return api.NewError(payload.CodeMissingField, "type", "Add type: "+payload.JoinWords(payload.Types, "or")+", with its fields.",
 			"type is required")
 	}
 	return nil

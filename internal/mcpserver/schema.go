@@ -12,7 +12,7 @@ import (
 // Input is the arguments of generate_qr: the API's request less raw data, format and download,
 // and less the older reference's aliases. The descriptions are what an agent reads.
 type Input struct {
-	Type string `json:"type" jsonschema:"What to encode: url, wifi, vcard, email, sms or text. Then give that type's fields."`
+	Type string `json:"type" jsonschema:"What to encode (inputSchema lists the types), then that type's fields."`
 
 	URL  string `json:"url,omitempty" jsonschema:"type url: the address to open. https:// is added when it has no scheme. javascript:, data: and similar schemes are refused."`
 	Text string `json:"text,omitempty" jsonschema:"type text: the text, encoded as it is."`
@@ -62,8 +62,13 @@ func inputSchema() *jsonschema.Schema {
 		types = append(types, string(t))
 	}
 	enum("type", types...)
-	enum("security", "WPA", "WEP", "nopass")
-	def("security", "WPA")
+	s.Properties["type"].Description = "What to encode: " + payload.JoinWords(payload.Types, "or") + ". Then give that type's fields."
+	var securities []any
+	for _, v := range payload.Securities {
+		securities = append(securities, v)
+	}
+	enum("security", securities...)
+	def("security", payload.Securities[0])
 	def("hidden", false)
 	styles := api.StyleDefaults()
 	for _, name := range []string{"logo", "corners", "ecc"} {
