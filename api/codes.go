@@ -8,41 +8,41 @@ import (
 	"github.com/bananaqr/bananaqr/payload"
 )
 
-// Code is a stable error identifier in UPPER_SNAKE_CASE.
-type Code = payload.Code
+// ErrorCode is a stable error identifier in UPPER_SNAKE_CASE.
+type ErrorCode = payload.ErrorCode
 
-// The codes of the API's own errors; the payload's are in package payload (see Codes for all).
+// The codes of the API's own errors; the payload's are in package payload (see ErrorCodes for all).
 const (
-	CodeInvalidJSON      Code = "INVALID_JSON"           // the body is not one JSON object
-	CodeUnknownField     Code = "UNKNOWN_FIELD"          // a property the request does not have
-	CodeWrongType        Code = "WRONG_TYPE"             // a JSON value of the wrong type ("size": "1024")
-	CodeInvalidQuery     Code = "INVALID_QUERY"          // a query string that cannot be parsed, or a parameter given twice
-	CodeInvalidValue     Code = "INVALID_VALUE"          // a value outside its allowed set or range
-	CodeEmptyValue       Code = "EMPTY_VALUE"            // data, url or text given but empty
-	CodeInvalidColor     Code = "INVALID_COLOR"          // a colour that is not RRGGBB
-	CodeLowContrast      Code = "LOW_CONTRAST"           // colours that many readers cannot tell apart
-	CodeUsePost          Code = "USE_POST"               // a structured type asked for with GET
-	CodeNotEncodable     Code = "NOT_ENCODABLE"          // valid, but no QR Code or image can hold it
-	CodeBodyTooLarge     Code = "BODY_TOO_LARGE"         // a request body over MaxBody
-	CodeHeadersTooLarge  Code = "HEADERS_TOO_LARGE"      // request headers over MaxHeaderBytes
-	CodeUnsupportedMedia Code = "UNSUPPORTED_MEDIA_TYPE" // a POST body that is not application/json
-	CodeRateLimited      Code = "RATE_LIMITED"           // over the budget of codes a minute
-	CodeNotFound         Code = "NOT_FOUND"              // no such path
-	CodeMethodNotAllowed Code = "METHOD_NOT_ALLOWED"     // the path does not take the method
-	CodeOverloaded       Code = "OVERLOADED"             // too many requests waiting to be served
-	CodeInternal         Code = "INTERNAL_ERROR"         // a fault of the service
+	CodeInvalidJSON      ErrorCode = "INVALID_JSON"           // the body is not one JSON object
+	CodeUnknownField     ErrorCode = "UNKNOWN_FIELD"          // a property the request does not have
+	CodeWrongType        ErrorCode = "WRONG_TYPE"             // a JSON value of the wrong type ("size": "1024")
+	CodeInvalidQuery     ErrorCode = "INVALID_QUERY"          // a query string that cannot be parsed, or a parameter given twice
+	CodeInvalidValue     ErrorCode = "INVALID_VALUE"          // a value outside its allowed set or range
+	CodeEmptyValue       ErrorCode = "EMPTY_VALUE"            // data, url or text given but empty
+	CodeInvalidColor     ErrorCode = "INVALID_COLOR"          // a colour that is not RRGGBB
+	CodeLowContrast      ErrorCode = "LOW_CONTRAST"           // colours that many readers cannot tell apart
+	CodeUsePost          ErrorCode = "USE_POST"               // a structured type asked for with GET
+	CodeNotEncodable     ErrorCode = "NOT_ENCODABLE"          // valid, but no QR Code or image can hold it
+	CodeBodyTooLarge     ErrorCode = "BODY_TOO_LARGE"         // a request body over MaxBody
+	CodeHeadersTooLarge  ErrorCode = "HEADERS_TOO_LARGE"      // request headers over MaxHeaderBytes
+	CodeUnsupportedMedia ErrorCode = "UNSUPPORTED_MEDIA_TYPE" // a POST body that is not application/json
+	CodeRateLimited      ErrorCode = "RATE_LIMITED"           // over the budget of codes a minute
+	CodeNotFound         ErrorCode = "NOT_FOUND"              // no such path
+	CodeMethodNotAllowed ErrorCode = "METHOD_NOT_ALLOWED"     // the path does not take the method
+	CodeOverloaded       ErrorCode = "OVERLOADED"             // too many requests waiting to be served
+	CodeInternal         ErrorCode = "INTERNAL_ERROR"         // a fault of the service
 )
 
-// CodeInfo describes an error code: the HTTP status that carries it and what it means.
-type CodeInfo struct {
-	Code        Code
+// ErrorCodeInfo describes an error code: the HTTP status that carries it and what it means.
+type ErrorCodeInfo struct {
+	Code        ErrorCode
 	Status      int
 	Description string
 }
 
-// Codes lists every error code the service sends, the payload's included, in the order the
+// ErrorCodes lists every error code the service sends, the payload's included, in the order the
 // README and the OpenAPI document show them.
-var Codes = []CodeInfo{
+var ErrorCodes = []ErrorCodeInfo{
 	{CodeInvalidJSON, http.StatusBadRequest, "The body is not one JSON object, or gives a property twice."},
 	{CodeUnknownField, http.StatusBadRequest, "The body has a property the request does not define."},
 	{CodeWrongType, http.StatusBadRequest, "A JSON value has the wrong type, such as \"size\": \"1024\"."},
@@ -76,8 +76,8 @@ var Codes = []CodeInfo{
 }
 
 // statusOf returns the HTTP status of code.
-func statusOf(code Code) int {
-	for _, c := range Codes {
+func statusOf(code ErrorCode) int {
+	for _, c := range ErrorCodes {
 		if c.Code == code {
 			return c.Status
 		}
@@ -89,7 +89,7 @@ func statusOf(code Code) int {
 // message and hint. Its body is ErrorBody.
 type Error struct {
 	Status  int
-	Code    Code
+	Code    ErrorCode
 	Field   string
 	Message string
 	Hint    string
@@ -103,7 +103,7 @@ func (e *Error) Body() ErrorBody {
 }
 
 // NewError returns an *Error of code with the status Codes gives it.
-func NewError(code Code, field, hint, format string, args ...any) *Error {
+func NewError(code ErrorCode, field, hint, format string, args ...any) *Error {
 	return &Error{Status: statusOf(code), Code: code, Field: field, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 

@@ -125,7 +125,7 @@ func TestOpenAPIInfoAndOperations(t *testing.T) {
 func TestOpenAPIErrorCodes(t *testing.T) {
 	doc, _ := loadOpenAPI(t)
 	var want []any
-	for _, c := range Codes {
+	for _, c := range ErrorCodes {
 		want = append(want, string(c.Code))
 	}
 	code := doc.Components.Schemas["Error"].Value.Properties["code"].Value
@@ -133,7 +133,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 		t.Errorf("Error.code enum:\n got %v\nwant %v (Codes, in order)", code.Enum, want)
 	}
 	pattern := regexp.MustCompile(code.Pattern)
-	for _, c := range Codes {
+	for _, c := range ErrorCodes {
 		if !pattern.MatchString(string(c.Code)) {
 			t.Errorf("code %s does not match the pattern %s", c.Code, code.Pattern)
 		}
@@ -141,15 +141,15 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 
 	// The table in info.description: one row per code, in order, with its status and meaning.
 	row := regexp.MustCompile("^\\| `([A-Z0-9_]+)` \\| ([0-9]{3}) \\| (.*) \\|$")
-	var rows []CodeInfo
+	var rows []ErrorCodeInfo
 	for line := range strings.SplitSeq(doc.Info.Description, "\n") {
 		if m := row.FindStringSubmatch(line); m != nil {
 			status, _ := strconv.Atoi(m[2])
-			rows = append(rows, CodeInfo{Code(m[1]), status, m[3]})
+			rows = append(rows, ErrorCodeInfo{ErrorCode(m[1]), status, m[3]})
 		}
 	}
-	if !reflect.DeepEqual(rows, Codes) {
-		t.Errorf("the table of codes in info.description differs from Codes:\n got %v\nwant %v", rows, Codes)
+	if !reflect.DeepEqual(rows, ErrorCodes) {
+		t.Errorf("the table of codes in info.description differs from Codes:\n got %v\nwant %v", rows, ErrorCodes)
 	}
 	if !strings.Contains(doc.Info.Description, "`"+string(payload.CodeLegacyAndroid)+"`") ||
 		!strings.Contains(doc.Components.Schemas["QrResponse"].Value.Properties["warnings"].Value.Description, string(payload.CodeLegacyAndroid)) {
@@ -170,7 +170,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 				t.Errorf("%s: response %s is not the Error object", id, status)
 			}
 		}
-		for _, c := range Codes {
+		for _, c := range ErrorCodes {
 			s := strconv.Itoa(c.Status)
 			if c.Status == http.StatusNotFound || c.Status == http.StatusMethodNotAllowed || c.Status == http.StatusRequestHeaderFieldsTooLarge ||
 				c.Status == http.StatusUnsupportedMediaType && id != "createStructuredQrCode" || slices.Contains(want, s) {
@@ -262,7 +262,7 @@ func TestOpenAPIResponseSchemas(t *testing.T) {
 }
 
 // decodeJSONCode returns the code of the error DecodeJSON gives body, or "" without one.
-func decodeJSONCode(body string) Code {
+func decodeJSONCode(body string) ErrorCode {
 	_, err := DecodeJSON([]byte(body))
 	if err == nil {
 		return ""
@@ -316,7 +316,7 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 		}
 		if s.Min != nil && s.Max != nil {
 			lo, hi := int(*s.Min), int(*s.Max)
-			for v, want := range map[int]Code{lo: "", hi: "", lo - 1: CodeInvalidValue, hi + 1: CodeInvalidValue} {
+			for v, want := range map[int]ErrorCode{lo: "", hi: "", lo - 1: CodeInvalidValue, hi + 1: CodeInvalidValue} {
 				if code := decodeJSONCode(body(name, v)); code != want {
 					t.Errorf("QrRequest.%s = %d (schema range %d..%d): DecodeJSON says %q, want %q", name, v, lo, hi, code, want)
 				}
@@ -422,7 +422,7 @@ func TestREADMECodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range Codes {
+	for _, c := range ErrorCodes {
 		row := fmt.Sprintf("| %d | `%s` | %s |", c.Status, c.Code, c.Description)
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("README lacks the row %s", row)

@@ -244,7 +244,7 @@ func (c *Client) do(req *http.Request, want string) ([]byte, error) {
 		return nil, &TransportError{Op: op, Failure: FailureForeign,
 			Err: fmt.Errorf("status %d (%s) without the API's error object: %.80q", resp.StatusCode, mediaType, body)}
 	}
-	return nil, &APIError{Status: resp.StatusCode, Code: api.Code(eb.Code), Message: eb.Message, Hint: eb.Hint,
+	return nil, &APIError{Status: resp.StatusCode, Code: api.ErrorCode(eb.Code), Message: eb.Message, Hint: eb.Hint,
 		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
 }
 

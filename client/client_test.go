@@ -168,7 +168,7 @@ func TestAPIErrors(t *testing.T) {
 		fields payload.Request
 		size   int
 		status int
-		code   api.Code
+		code   api.ErrorCode
 	}{
 		{"invalid url", nil, payload.Request{Type: payload.URL, URL: "javascript:alert(1)"}, 0, 400, payload.CodeInvalidURL},
 		{"missing field", nil, payload.Request{Type: payload.WiFi}, 0, 400, payload.CodeMissingField},

@@ -2,31 +2,32 @@ package payload
 
 import "fmt"
 
-// Code is a stable identifier of what is wrong with a request, in UPPER_SNAKE_CASE. The HTTP and
-// MCP edges send it to clients as it is.
-type Code string
+// ErrorCode is a stable identifier of what is wrong with a request, in UPPER_SNAKE_CASE: the
+// error object's "code". The HTTP and MCP edges send it to clients as it is. (In Go names, "code"
+// alone means a QR code; an error's is always an ErrorCode.)
+type ErrorCode string
 
 // The codes of payload errors. All are the client's mistake (HTTP 400) except
 // CodePayloadTooLarge (HTTP 413).
 const (
-	CodeMissingPayload    Code = "MISSING_PAYLOAD"    // neither data nor type
-	CodeInvalidType       Code = "INVALID_TYPE"       // type is not one of the payload types
-	CodeMissingField      Code = "MISSING_FIELD"      // a field the type needs is absent or empty
-	CodeConflictingFields Code = "CONFLICTING_FIELDS" // a field and its alias disagree, or url and text without type
-	CodeInvalidText       Code = "INVALID_TEXT"       // control characters or invalid UTF-8 in a text value
-	CodeInvalidURL        Code = "INVALID_URL"        // a URL that is malformed or refused
-	CodeInvalidSSID       Code = "INVALID_SSID"       // a Wi-Fi network name of the wrong length
-	CodeInvalidSecurity   Code = "INVALID_SECURITY"   // a Wi-Fi security that is not WPA, WEP or nopass
-	CodeInvalidPassword   Code = "INVALID_PASSWORD"   // a Wi-Fi password that the security type cannot have
-	CodeInvalidEmail      Code = "INVALID_EMAIL"      // an e-mail address that is not local@domain
-	CodeInvalidPhone      Code = "INVALID_PHONE"      // a phone number that is not 3 to 15 digits
-	CodePayloadTooLarge   Code = "PAYLOAD_TOO_LARGE"  // data, text or the generated payload over MaxLen characters
+	CodeMissingPayload    ErrorCode = "MISSING_PAYLOAD"    // neither data nor type
+	CodeInvalidType       ErrorCode = "INVALID_TYPE"       // type is not one of the payload types
+	CodeMissingField      ErrorCode = "MISSING_FIELD"      // a field the type needs is absent or empty
+	CodeConflictingFields ErrorCode = "CONFLICTING_FIELDS" // a field and its alias disagree, or url and text without type
+	CodeInvalidText       ErrorCode = "INVALID_TEXT"       // control characters or invalid UTF-8 in a text value
+	CodeInvalidURL        ErrorCode = "INVALID_URL"        // a URL that is malformed or refused
+	CodeInvalidSSID       ErrorCode = "INVALID_SSID"       // a Wi-Fi network name of the wrong length
+	CodeInvalidSecurity   ErrorCode = "INVALID_SECURITY"   // a Wi-Fi security that is not WPA, WEP or nopass
+	CodeInvalidPassword   ErrorCode = "INVALID_PASSWORD"   // a Wi-Fi password that the security type cannot have
+	CodeInvalidEmail      ErrorCode = "INVALID_EMAIL"      // an e-mail address that is not local@domain
+	CodeInvalidPhone      ErrorCode = "INVALID_PHONE"      // a phone number that is not 3 to 15 digits
+	CodePayloadTooLarge   ErrorCode = "PAYLOAD_TOO_LARGE"  // data, text or the generated payload over MaxLen characters
 )
 
 // Error is a payload error: the request field at fault, a stable code, and for people a message
 // and a hint, a concrete next step. Messages never quote the value of a private field.
 type Error struct {
-	Code    Code
+	Code    ErrorCode
 	Field   string // the request field, by its canonical name; empty when no one field is at fault
 	Message string
 	Hint    string
@@ -36,18 +37,18 @@ type Error struct {
 func (e *Error) Error() string { return "payload: " + e.Message }
 
 // fail returns an *Error.
-func fail(code Code, field, hint, format string, args ...any) *Error {
+func fail(code ErrorCode, field, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // Warning is something about a payload that some readers mishandle, though it is valid: the
 // service still makes the code and tells the caller.
 type Warning struct {
-	Code    Code
+	Code    ErrorCode
 	Field   string
 	Message string
 }
 
 // CodeLegacyAndroid warns of a Wi-Fi value that Android's parser before Android 15 misreads:
 // one that ends in a backslash, or is wrapped in double quotes.
-const CodeLegacyAndroid Code = "LEGACY_ANDROID_WIFI"
+const CodeLegacyAndroid ErrorCode = "LEGACY_ANDROID_WIFI"

@@ -32,7 +32,7 @@ func fuzzBuild(t *testing.T, r *Request) (p Payload, ok bool) {
 	return p, true
 }
 
-var knownCodes = map[Code]bool{
+var knownCodes = map[ErrorCode]bool{
 	CodeMissingPayload: true, CodeInvalidType: true, CodeMissingField: true, CodeConflictingFields: true,
 	CodeInvalidText: true, CodeInvalidURL: true, CodeInvalidSSID: true, CodeInvalidSecurity: true,
 	CodeInvalidPassword: true, CodeInvalidEmail: true, CodeInvalidPhone: true, CodePayloadTooLarge: true,

@@ -13,7 +13,7 @@ func TestErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		req   Request
-		code  Code
+		code  ErrorCode
 		field string
 	}{
 		{"nothing", Request{}, CodeMissingPayload, "type"},

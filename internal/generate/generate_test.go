@@ -38,7 +38,7 @@ func TestCodeErrors(t *testing.T) {
 		name   string
 		req    func(r *api.Request)
 		status int
-		code   api.Code
+		code   api.ErrorCode
 		field  string
 		hint   string // the whole hint, or its start when it ends in "…"
 	}{

@@ -18,7 +18,7 @@ func TestErrors(t *testing.T) {
 	for _, c := range []struct {
 		method, target, body, contentType string
 		status                            int
-		code                              api.Code
+		code                              api.ErrorCode
 	}{
 		{"GET", "/api/qr-code", "", "", 400, payload.CodeMissingPayload},
 		{"GET", "/api/qr-code?type=wifi&ssid=x", "", "", 400, api.CodeUsePost},

@@ -144,7 +144,7 @@ func (r *result) errorBody(t *testing.T) api.ErrorBody {
 }
 
 // wantError checks that r is the error of status and code.
-func (r *result) wantError(t *testing.T, status int, code api.Code) api.ErrorBody {
+func (r *result) wantError(t *testing.T, status int, code api.ErrorCode) api.ErrorBody {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d (%s), want %d %s", r.status, r.body, status, code)

@@ -181,7 +181,7 @@ func TestMCPErrors(t *testing.T) {
 	cs := mcpSession(t, newTestServer(t, Config{}))
 	for _, c := range []struct {
 		args map[string]any
-		code api.Code
+		code api.ErrorCode
 	}{
 		{map[string]any{"url": "example.com"}, payload.CodeMissingField},
 		{map[string]any{"type": "url"}, payload.CodeMissingField},
