@@ -102,18 +102,18 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 
 // SVG returns the code of r as an SVG document (r.Format is ignored).
 func (c *Client) SVG(ctx context.Context, r api.Request) ([]byte, error) {
-	return c.generate(ctx, r, api.FormatSVG)
+	return c.code(ctx, r, api.FormatSVG)
 }
 
 // PNG returns the code of r as a PNG image (r.Format is ignored).
 func (c *Client) PNG(ctx context.Context, r api.Request) ([]byte, error) {
-	return c.generate(ctx, r, api.FormatPNG)
+	return c.code(ctx, r, api.FormatPNG)
 }
 
 // JSON returns the JSON response of r (spec 2.2): the SVG, the PNG in Base64, the payload when
 // it is public, and the symbol's version, level and geometry (r.Format is ignored).
 func (c *Client) JSON(ctx context.Context, r api.Request) (*api.Response, error) {
-	body, err := c.generate(ctx, r, api.FormatJSON)
+	body, err := c.code(ctx, r, api.FormatJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -150,9 +150,9 @@ func (c *Client) Health(ctx context.Context) error {
 // formats are the media types of the formats.
 var formats = map[api.Format]string{api.FormatSVG: "image/svg+xml", api.FormatPNG: "image/png", api.FormatJSON: "application/json"}
 
-// generate POSTs r with format f and returns the body of the answer, waiting out 429s as the
+// code POSTs r with format f and returns the body of the answer, waiting out 429s as the
 // client is configured to.
-func (c *Client) generate(ctx context.Context, r api.Request, f api.Format) ([]byte, error) {
+func (c *Client) code(ctx context.Context, r api.Request, f api.Format) ([]byte, error) {
 	r.Format = f
 	body, err := api.EncodeJSON(&r)
 	if err != nil {
