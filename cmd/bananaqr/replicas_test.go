@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -79,16 +82,26 @@ func TestReplicaProcesses(t *testing.T) {
 	n := time.Now().UnixNano()
 	callerIP := func(i int64) string { return fmt.Sprintf("10.%d.%d.%d", (n+i)>>16&255, (n+i)>>8&255, (n+i)&255) }
 
+	// GCRA gives a caller one code back a second, and a replica whose Redis call times out lets
+	// the request through (fail open, counted in its metrics): on a loaded machine both can
+	// happen during the test, and are allowed for, so that what it checks is the sharing.
+	start := time.Now()
+	extra := func() int64 { return int64(time.Since(start)/time.Second) + limiterFailures(t, replicas) }
+
 	one := callerIP(0)
 	for i := range 60 {
 		if s := get(i%2, one); s != http.StatusOK {
 			t.Fatalf("code %d: %d", i+1, s)
 		}
 	}
+	refused := 0
 	for replica := range 2 {
-		if s := get(replica, one); s != http.StatusTooManyRequests {
-			t.Errorf("the 61st from replica %d: %d", replica, s)
+		if get(replica, one) == http.StatusTooManyRequests {
+			refused++
 		}
+	}
+	if refused < 2-int(extra()) {
+		t.Errorf("the 61st and 62nd, one from each replica: %d refused, want 2 (%d refills and fail-opens)", refused, extra())
 	}
 
 	burst := callerIP(1 << 20)
@@ -101,8 +114,32 @@ func TestReplicaProcesses(t *testing.T) {
 			}
 		})
 	}
+	start = time.Now()
+	failed := limiterFailures(t, replicas)
 	wg.Wait()
-	if ok.Load() != 60 {
-		t.Errorf("200 parallel requests across two replicas: %d served, want 60", ok.Load())
+	if n, more := ok.Load(), extra()-failed; n < 60 || n > 60+more {
+		t.Errorf("200 parallel requests across two replicas: %d served, want 60 (up to %d more for refills and fail-opens)", n, more)
 	}
+}
+
+// limiterFailures returns how many requests the replicas let through because Redis failed, from
+// their metrics.
+func limiterFailures(t *testing.T, replicas []string) int64 {
+	t.Helper()
+	var total int64
+	for _, addr := range replicas {
+		res, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, "bananaqr_rate_limiter_backend_errors_total "); ok {
+				n, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				total += int64(n)
+			}
+		}
+	}
+	return total
 }
