@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Classify returns the type that a payload's content shows to readers, and whether the content
@@ -34,7 +35,11 @@ import (
 //     such as https://bank.example@evil.example, which ZXing too shows as text
 //     (URIResultParser.isPossiblyMaliciousURI), is public text.
 //   - text: anything else, public.
-func Classify(s string) (t Type, private bool) {
+func Classify(s string) (t Type, private bool) { return classify(s, false) }
+
+// classify is Classify; normalizedURL says that s is NormalizeURL's answer, which it accepts
+// again (NormalizeURL is idempotent: FuzzURL), so that the URL rule need not run twice.
+func classify(s string, normalizedURL bool) (t Type, private bool) {
 	s = strings.TrimLeftFunc(s, invisible)
 	for _, c := range prefixes {
 		if len(s) >= len(c.prefix) && strings.EqualFold(s[:len(c.prefix)], c.prefix) {
@@ -44,17 +49,36 @@ func Classify(s string) (t Type, private bool) {
 	switch {
 	case strings.Contains(s, "MEMORY") && strings.Contains(s, "\r\n"):
 		return VCard, true
-	case strings.Contains(strings.ToUpper(s), "BEGIN:VEVENT"):
+	case containsUpper(s, "BEGIN:VEVENT"):
 		return Text, true
-	case bareAddress.MatchString(strings.TrimRightFunc(s, unicode.IsSpace)):
+	case strings.Contains(s, "@") && bareAddress.MatchString(strings.TrimRightFunc(s, unicode.IsSpace)):
 		return Email, true
 	}
 	if len(s) >= 7 && (strings.EqualFold(s[:7], "http://") || len(s) >= 8 && strings.EqualFold(s[:8], "https://")) {
+		if normalizedURL {
+			return URL, false
+		}
 		if _, err := NormalizeURL("data", s); err == nil {
 			return URL, false
 		}
 	}
 	return Text, false
+}
+
+// containsUpper reports whether strings.ToUpper(s) contains upper, an upper-case ASCII text,
+// without making the upper-case copy when s is ASCII (where that is a case-insensitive search).
+func containsUpper(s, upper string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToUpper(s), upper)
+		}
+	}
+	for i := 0; i+len(upper) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(upper)], upper) {
+			return true
+		}
+	}
+	return false
 }
 
 // Infer returns the type that a payload's content shows (see Classify).

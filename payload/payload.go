@@ -129,7 +129,7 @@ func Build(r *Request) (Payload, error) {
 		return Payload{}, err
 	}
 	p.Type = t
-	_, private := Classify(p.Text)
+	_, private := classify(p.Text, r.Data == "" && t == URL)
 	p.Private = t.Private() || private
 	return p, nil
 }

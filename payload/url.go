@@ -149,8 +149,11 @@ func checkPort(field, port string) error {
 			return badURL(field, "Give the port as digits, such as example.com:8443.", "%s has a port that is not a number", field)
 		}
 	}
+	if port == "" {
+		return nil
+	}
 	// A port is 16 bits (RFC 6335 6); the WHATWG URL parser fails on one above 65535.
-	if n, err := strconv.Atoi(port); port != "" && (err != nil || n > 65535) {
+	if n, err := strconv.Atoi(port); err != nil || n > 65535 {
 		return badURL(field, "Give a port from 0 to 65535.", "%s has a port above 65535", field)
 	}
 	return nil
@@ -169,7 +172,7 @@ func asciiHost(host string) (string, bool) {
 		a, err := netip.ParseAddr(inner)
 		return host, ok && err == nil && a.Is6() && a.Zone() == ""
 	}
-	a, err := hostProfile.ToASCII(host)
+	a, err := toASCII(host)
 	if err != nil || a == "" {
 		return "", false
 	}
@@ -179,22 +182,46 @@ func asciiHost(host string) (string, bool) {
 		}
 	}
 	name := strings.TrimSuffix(a, ".")
-	labels := strings.Split(name, ".")
 	if len(name) > 253 {
 		return "", false
 	}
-	for _, l := range labels {
-		if l == "" || len(l) > 63 {
+	last := name
+	for label := range strings.SplitSeq(name, ".") {
+		if label == "" || len(label) > 63 {
 			return "", false
 		}
+		last = label
 	}
-	last := strings.ToLower(labels[len(labels)-1])
+	last = strings.ToLower(last)
 	if hex, ok := strings.CutPrefix(last, "0x"); strings.Trim(last, "0123456789") == "" || ok && strings.Trim(hex, "0123456789abcdef") == "" {
 		if ip, err := netip.ParseAddr(name); err != nil || !ip.Is4() {
 			return "", false
 		}
 	}
 	return strings.ToLower(a), true
+}
+
+// toASCII returns host in IDNA A-labels (hostProfile). A host already in lower-case
+// letter-digit-hyphen labels, none starting or ending with a hyphen and none holding "--" (so no
+// A-label, "xn--", to check), is what the profile returns unchanged, and is returned without
+// running it: that is most hosts, and the profile takes longer than the rest of the URL rule.
+func toASCII(host string) (string, error) {
+	plain := host != "" && host[0] != '.' && host[len(host)-1] != '-' && host[len(host)-1] != '.'
+	for i := 0; i < len(host) && plain; i++ {
+		switch c := host[i]; {
+		case 'a' <= c && c <= 'z', isDigit(c):
+		case c == '-':
+			plain = i > 0 && host[i-1] != '.' && host[i-1] != '-' && i+1 < len(host) && host[i+1] != '.'
+		case c == '.':
+			plain = host[i-1] != '.'
+		default:
+			plain = false
+		}
+	}
+	if plain {
+		return host, nil
+	}
+	return hostProfile.ToASCII(host)
 }
 
 // splitScheme splits s at the colon after its scheme (RFC 3986 3.1); ok is false when s has none,
@@ -232,19 +259,36 @@ func splitPort(authority string) (host, port string) {
 // escapeURI percent-encodes, as UTF-8 in upper-case hex, each byte of s outside RFC 3986's
 // unreserved and reserved characters (2.2, 2.3), and each % that does not start an escape.
 func escapeURI(s string) string {
+	first := -1 // the first byte to escape
+	for i := 0; i < len(s) && first < 0; i++ {
+		if !keptInURI(s, i) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return s // most URLs: nothing to escape, nothing to copy
+	}
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b.WriteByte(c)
-		case c != '%' && c < 0x80 && (isAlpha(c) || isDigit(c) || strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0):
-			b.WriteByte(c)
-		default:
-			writeEscape(&b, c)
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:first])
+	for i := first; i < len(s); i++ {
+		if keptInURI(s, i) {
+			b.WriteByte(s[i])
+		} else {
+			writeEscape(&b, s[i])
 		}
 	}
 	return b.String()
+}
+
+// keptInURI reports whether escapeURI keeps the byte s[i] as it is: an unreserved or reserved
+// character (RFC 3986 2.2, 2.3) other than %, or a % that starts an escape (2.1).
+func keptInURI(s string, i int) bool {
+	c := s[i]
+	if c == '%' {
+		return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+	}
+	return c < 0x80 && (isAlpha(c) || isDigit(c) || strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0)
 }
 
 // writeEscape writes c as %XX.
