@@ -24,24 +24,32 @@ type Result struct {
 	Warnings []api.Warning
 	SVG      []byte // for the svg and json formats
 	PNG      []byte // for the png and json formats
+
+	svgBuf, pngBuf *[]byte // the pooled memory SVG and PNG were written into
 }
 
-// buffers holds image memory between requests.
+// buffers holds image memory between requests, as pointers so that putting one back costs
+// no allocation.
 var buffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// buffer returns pooled memory for an image.
-func buffer() []byte { return (*buffers.Get().(*[]byte))[:0] }
+// maxPooled is the largest image memory kept for other requests (a 2048 px PNG is far less).
+const maxPooled = 1 << 20
 
 // Release gives the result's image memory back for other requests; the result's SVG and PNG
 // must not be used afterwards.
 func (r *Result) Release() {
-	for _, b := range [][]byte{r.SVG, r.PNG} {
-		if cap(b) > 0 && cap(b) <= 1<<20 {
-			b = b[:0]
-			buffers.Put(&b)
-		}
+	release(r.svgBuf, r.SVG)
+	release(r.pngBuf, r.PNG)
+	r.SVG, r.PNG, r.svgBuf, r.pngBuf = nil, nil, nil, nil
+}
+
+// release puts buf back in the pool holding img, the memory last written through it (which
+// grew from buf's).
+func release(buf *[]byte, img []byte) {
+	if buf != nil && cap(img) <= maxPooled {
+		*buf = img[:0]
+		buffers.Put(buf)
 	}
-	r.SVG, r.PNG = nil, nil
 }
 
 // Symbol makes the symbol of r, everything of a code but its image: the colours checked, the
@@ -95,13 +103,15 @@ func Code(r *api.Request) (*Result, error) {
 	res := &Result{Payload: p, Symbol: s, ModulePx: px, Warnings: warnings(p, r)}
 	if r.Format != api.FormatPNG {
 		o.Title = Title(p)
-		if res.SVG, err = render.AppendSVG(buffer(), s, &o); err != nil {
+		res.svgBuf = buffers.Get().(*[]byte)
+		if res.SVG, err = render.AppendSVG((*res.svgBuf)[:0], s, &o); err != nil {
 			return nil, err
 		}
 	}
 	if r.Format != api.FormatSVG {
 		o.Title = ""
-		if res.PNG, err = render.AppendPNG(buffer(), s, &o); err != nil {
+		res.pngBuf = buffers.Get().(*[]byte)
+		if res.PNG, err = render.AppendPNG((*res.pngBuf)[:0], s, &o); err != nil {
 			res.Release()
 			return nil, err
 		}
