@@ -4,18 +4,14 @@
 package httpapi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 )
 
-// requestIDHeader is the header that holds a request's id, where the access log and errors find it.
-const requestIDHeader = "X-Request-Id"
-
-// requestID returns the id logged{} gave r.
-func requestID(r *http.Request) string { return r.Header.Get(requestIDHeader) }
+// requestID returns the id the access log gave the request answered on w (see logged).
+func requestID(w http.ResponseWriter) string { return w.Header().Get(headerRequestID) }
 
 // logged wraps next with request ids (the client's X-Request-Id when it is short and plain, else
 // a new one; echoed in the response) and an access log line per request: method, route, status,
@@ -23,25 +19,36 @@ func requestID(r *http.Request) string { return r.Header.Get(requestIDHeader) }
 func (s *Server) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := r.Header.Get(requestIDHeader)
+		id := r.Header.Get(headerRequestID)
 		if !plainID(id) {
-			var b [8]byte
-			rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
-			r.Header.Set(requestIDHeader, id)
+			id = newRequestID()
 		}
-		w.Header().Set(requestIDHeader, id)
+		w.Header()[headerRequestID] = []string{id}
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		route := r.URL.Path
 		if _, ok := s.routes[route]; !ok {
 			route = "(unknown)"
 		}
-		s.metrics.observeRequest(route, rec.status, rec.Header().Get("X-QR-Format"))
+		s.metrics.observeRequest(route, rec.status, rec.Header().Get(headerFormat))
 		s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
 			slog.Int("bytes", rec.bytes), slog.Duration("duration", time.Since(start)), slog.String("request_id", id))
 	})
+}
+
+// newRequestID returns a new request id: 16 hexadecimal digits from the runtime's random
+// source (ChaCha8, per thread: no system call and no lock), unique enough to find a request's
+// lines in the logs of every replica.
+func newRequestID() string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	n := rand.Uint64()
+	for i := range b {
+		b[i] = digits[n>>60]
+		n <<= 4
+	}
+	return string(b[:])
 }
 
 // plainID reports whether a client's request id can be logged as it is.

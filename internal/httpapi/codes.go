@@ -10,7 +10,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -73,15 +72,19 @@ func (s *Server) postCode(w http.ResponseWriter, r *http.Request) {
 // the budget it answers 429 and returns false.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
-	h.Set("Cache-Control", "private, no-store")
+	setShared(h, headerCacheControl, "private, no-store")
 	d, ok := s.gate.Admit(r.Context(), s.caller(r))
 	if d.Limit > 0 {
-		h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
-		h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-		h.Set("RateLimit-Reset", strconv.Itoa(int((d.Reset+time.Second-1)/time.Second)))
+		if d.Limit == s.cfg.RateLimit {
+			h[headerRateLimitLimit] = s.limitValue
+		} else {
+			setNumber(h, headerRateLimitLimit, d.Limit, nil)
+		}
+		setNumber(h, headerRateLimitRemaining, d.Remaining, nil)
+		setNumber(h, headerRateLimitReset, int((d.Reset+time.Second-1)/time.Second), nil)
 	}
 	if !ok {
-		h.Set("Retry-After", "60")
+		setShared(h, headerRetryAfter, "60")
 		s.writeError(w, r, api.NewError(api.CodeRateLimited, "",
 			"Wait the seconds Retry-After says; do not retry in a tight loop.",
 			"more than %d codes a minute", d.Limit))
@@ -103,7 +106,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			return
 		}
 		if api.ErrorOf(err).Code == api.CodeOverloaded {
-			w.Header().Set("Retry-After", "1")
+			setShared(w.Header(), headerRetryAfter, "1")
 		}
 		s.writeError(w, r, err)
 		return
@@ -111,35 +114,31 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	defer res.Release()
 	p := res.Payload
 	h := w.Header()
-	h.Set("X-QR-Payload-Type", string(p.Type))
+	setShared(h, headerPayloadType, string(p.Type))
 	if !p.Private {
 		v, encoded := headerValue(p.Text)
-		h.Set("X-QR-Payload", v)
+		h[headerPayload] = []string{v}
 		if encoded {
-			h.Set("X-QR-Payload-Encoding", "percent")
+			setShared(h, headerPayloadEncoding, "percent")
 		}
 	}
-	h.Set("X-QR-Logo", api.LogoName(req.Logo))
-	h.Set("X-QR-Size", strconv.Itoa(req.Size))
-	h.Set("X-QR-Format", string(req.Format))
+	setShared(h, headerLogo, api.LogoName(req.Logo))
+	setNumber(h, headerSize, req.Size, sizeValues)
+	setShared(h, headerFormat, string(req.Format))
 	if len(res.Warnings) > 0 {
 		codes := make([]string, len(res.Warnings))
 		for i, wn := range res.Warnings {
 			codes[i] = wn.Code
 		}
-		h.Set("X-QR-Warning", strings.Join(codes, ", "))
+		h[headerWarning] = []string{strings.Join(codes, ", ")}
 	}
-	disposition := "inline"
-	if req.Download {
-		disposition = "attachment"
-	}
-	h.Set("Content-Disposition", disposition+`; filename="qr-`+string(p.Type)+"."+string(req.Format)+`"`)
+	setDisposition(h, dispositionKey{req.Download, p.Type, req.Format})
 	switch req.Format {
 	case api.FormatSVG:
-		h.Set("Content-Type", "image/svg+xml")
+		setShared(h, headerContentType, "image/svg+xml")
 		w.Write(res.SVG)
 	case api.FormatPNG:
-		h.Set("Content-Type", "image/png")
+		setShared(h, headerContentType, "image/png")
 		w.Write(res.PNG)
 	default:
 		writeJSON(w, http.StatusOK, s.jsonResponse(r, req, res))

@@ -475,23 +475,3 @@ func mustPrefixes(cidrs ...string) []netip.Prefix {
 	}
 	return out
 }
-
-// BenchmarkHandler measures the whole handler stack, without the network, for the URL as SVG
-// and as a 1024-pixel PNG (bench/http.sh measures it over loopback).
-func BenchmarkHandler(b *testing.B) {
-	s := New(Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), OpenAPI: api.OpenAPI})
-	h := s.Handler()
-	for _, target := range []string{"/api/qr-code.svg", "/api/qr-code.png"} {
-		b.Run(target[len("/api/qr-code."):], func(b *testing.B) {
-			req := httptest.NewRequest(http.MethodGet, target+"?url="+url.QueryEscape("https://example.com/products/12345?ref=newsletter"), nil)
-			b.ReportAllocs()
-			for b.Loop() {
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, req)
-				if w.Code != http.StatusOK {
-					b.Fatal(w.Code)
-				}
-			}
-		})
-	}
-}

@@ -6,6 +6,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -23,6 +24,18 @@ type metrics struct {
 	rateLimited   prometheus.Counter
 	limiterErrors prometheus.Counter
 	inFlight      prometheus.Gauge
+
+	made map[api.Format]prometheus.Observer // generation's histogram of each format
+
+	mu      sync.RWMutex
+	counted map[requestLabels]prometheus.Counter // requests' counters, found once by label
+}
+
+// requestLabels are the labels of a request's counter.
+type requestLabels struct {
+	route  string
+	status int
+	format string
 }
 
 func newMetrics() *metrics {
@@ -41,15 +54,31 @@ func newMetrics() *metrics {
 			Name: "bananaqr_rate_limiter_backend_errors_total", Help: "Requests let through because the rate limiter's backend (Redis) failed."}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "bananaqr_renders_in_flight", Help: "Codes being made now."}),
+		counted: map[requestLabels]prometheus.Counter{},
+	}
+	m.made = map[api.Format]prometheus.Observer{}
+	for _, f := range api.StyleValues("format") {
+		m.made[api.Format(f)] = m.generation.WithLabelValues(f)
 	}
 	m.registry.MustRegister(m.requests, m.generation, m.rateLimited, m.limiterErrors, m.inFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-// observeRequest counts an answered request.
+// observeRequest counts an answered request. Its counter is looked up by its labels once and
+// kept: the vector's own lookup hashes and formats the labels on every request.
 func (m *metrics) observeRequest(route string, status int, format string) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status), format).Inc()
+	l := requestLabels{route, status, format}
+	m.mu.RLock()
+	c, ok := m.counted[l]
+	m.mu.RUnlock()
+	if !ok {
+		c = m.requests.WithLabelValues(route, strconv.Itoa(status), format)
+		m.mu.Lock()
+		m.counted[l] = c
+		m.mu.Unlock()
+	}
+	c.Inc()
 }
 
 // The metrics are the admission.Observer of the server's Gate: they count what it decides.
@@ -61,7 +90,11 @@ func (m *metrics) Finished()      { m.inFlight.Dec() }
 
 // Made records the time a code took.
 func (m *metrics) Made(format api.Format, d time.Duration) {
-	m.generation.WithLabelValues(string(format)).Observe(d.Seconds())
+	o, ok := m.made[format]
+	if !ok {
+		o = m.generation.WithLabelValues(string(format))
+	}
+	o.Observe(d.Seconds())
 }
 
 // MetricsHandler returns the handler of the Prometheus metrics, for /metrics on the service's

@@ -14,7 +14,7 @@ import (
 // the API's types cannot fail to encode, so the only error left is the client's connection,
 // which nothing can be done about once the status is sent.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
+	setShared(w.Header(), headerContentType, "application/json")
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -26,12 +26,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := api.ErrorOf(err)
 	if e.Code == api.CodeInternal {
-		s.cfg.Logger.Error("request failed", "error", err.Error(), "request_id", requestID(r))
+		s.cfg.Logger.Error("request failed", "error", err.Error(), "request_id", requestID(w))
 	}
 	h := w.Header()
-	for _, k := range []string{"Content-Disposition", "X-QR-Payload-Type", "X-QR-Payload", "X-QR-Payload-Encoding",
-		"X-QR-Logo", "X-QR-Size", "X-QR-Format", "X-QR-Warning"} {
-		h.Del(k)
+	for _, k := range codeHeaders {
+		delete(h, k)
 	}
 	writeJSON(w, e.Status, e.Body())
 }

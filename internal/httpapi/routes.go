@@ -49,9 +49,9 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 // Allow, both as error objects; OPTIONS answers CORS preflights; HEAD is served as GET.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
+	setShared(h, headerAllowOrigin, "*")
 	if r.Header.Get("Origin") != "" { // a browser's cross-origin request: let its script read our headers
-		h.Set("Access-Control-Expose-Headers", exposedHeaders)
+		setShared(h, headerExposeHeaders, exposedHeaders)
 	}
 	if headerBytes(r) > api.MaxHeaderBytes {
 		s.writeError(w, r, api.NewError(api.CodeHeadersTooLarge, "", "Send at most 16 KiB of request line and headers: leave out large cookies or custom headers.",

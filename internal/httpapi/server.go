@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"github.com/bananaqr/bananaqr/internal/admission"
@@ -57,6 +58,8 @@ type Server struct {
 	metrics *metrics
 	gate    *admission.Gate // the rate limit and the bound on codes made at once, shared with /mcp
 	routes  map[string]map[string]http.HandlerFunc
+	// limitValue is the RateLimit-Limit value of the configured budget, made once.
+	limitValue []string
 }
 
 // New returns a Server of cfg.
@@ -72,6 +75,7 @@ func New(cfg Config) *Server {
 	s.gate = admission.New(admission.Config{Limiter: cfg.Limiter, MaxActive: cfg.MaxActive, MaxQueue: cfg.MaxQueue,
 		Observer: s.metrics})
 	s.routes = s.routeTable()
+	s.limitValue = []string{strconv.Itoa(cfg.RateLimit)}
 	return s
 }
 
