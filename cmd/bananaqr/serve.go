@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -37,7 +38,7 @@ type serveConfig struct {
 	rateLimitCallers                         int
 	shutdownTimeout, readHeaderTimeout       time.Duration
 	idleTimeout                              time.Duration
-	mcpAllowAnyHost                          bool
+	mcpAllowAnyHost, pprof                   bool
 }
 
 // serveFlags returns the flag set of serve, writing into c.
@@ -52,6 +53,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the service's")
+	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-addr: serve Go's runtime profiles (net/http/pprof) at /debug/pprof/ on that private address too")
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
@@ -277,6 +279,10 @@ func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (n
 	ln := connlimit.Wrap(tcp, connlimit.Config{Total: c.maxConns, PerClient: c.maxConnsPerClient,
 		IPv6Prefix: c.ipv6Prefix, Exempt: proxies})
 	if c.metricsAddr == "" {
+		if c.pprof {
+			ln.Close()
+			return nil, nil, nil, errors.New("--pprof needs --metrics-addr: profiles are never served on the public address")
+		}
 		return ln, nil, nil, nil
 	}
 	mln, err := net.Listen("tcp", c.metricsAddr)
@@ -286,6 +292,12 @@ func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (n
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", service.MetricsHandler())
+	if c.pprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	return ln, &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, mln, nil
 }
 
