@@ -136,10 +136,10 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	switch req.Format {
 	case api.FormatSVG:
 		setShared(h, headerContentType, "image/svg+xml")
-		w.Write(res.SVG)
+		writeBody(w, res.SVG)
 	case api.FormatPNG:
 		setShared(h, headerContentType, "image/png")
-		w.Write(res.PNG)
+		writeBody(w, res.PNG)
 	default:
 		writeJSON(w, http.StatusOK, s.jsonResponse(r, req, res))
 	}

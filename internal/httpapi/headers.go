@@ -18,6 +18,7 @@ import (
 const (
 	headerCacheControl       = "Cache-Control"
 	headerContentType        = "Content-Type"
+	headerContentLength      = "Content-Length"
 	headerContentDisposition = "Content-Disposition"
 	headerRetryAfter         = "Retry-After"
 	headerRequestID          = "X-Request-Id"

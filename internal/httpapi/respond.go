@@ -5,6 +5,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/bananaqr/bananaqr/api"
 )
@@ -19,6 +20,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
+}
+
+// writeBody writes body as the whole response body, with its Content-Length: the server then
+// sends it as it is rather than in chunks (RFC 9112 7.1), and a body that fits its 4 KiB buffer
+// with the headers goes out in one write.
+func writeBody(w http.ResponseWriter, body []byte) {
+	w.Header()[headerContentLength] = []string{strconv.Itoa(len(body))}
+	w.Write(body)
 }
 
 // writeError writes err as the API's error object with its status; a fault of the service is
