@@ -3,24 +3,40 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/bananaqr/bananaqr/api"
 )
 
 // writeJSON writes v as the JSON body of a response with status (HTML characters unescaped:
-// the SVG markup stays readable). v is encoded straight into w, without a copy of the body:
-// the API's types cannot fail to encode, so the only error left is the client's connection,
-// which nothing can be done about once the status is sent.
+// the SVG markup stays readable). v is encoded into pooled memory first, so that the body goes
+// out with its Content-Length in as few writes as the server's buffer allows, rather than in
+// chunks as the encoder fills them; the API's types cannot fail to encode.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	setShared(w.Header(), headerContentType, "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
+	b := jsonBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
+	setShared(w.Header(), headerContentType, "application/json")
+	w.Header()[headerContentLength] = []string{strconv.Itoa(b.Len())}
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+	if b.Cap() <= maxPooledJSON {
+		jsonBuffers.Put(b)
+	}
 }
+
+// jsonBuffers holds the memory JSON bodies are encoded into, between requests.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledJSON is the largest JSON body memory kept for other requests; a 2048 px code's
+// answer, with its SVG and PNG, is less.
+const maxPooledJSON = 1 << 20
 
 // writeBody writes body as the whole response body, with its Content-Length: the server then
 // sends it as it is rather than in chunks (RFC 9112 7.1), and a body that fits its 4 KiB buffer
