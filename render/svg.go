@@ -1,11 +1,11 @@
 package render
 
 import (
-	"encoding/xml"
 	"image/color"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/qr"
 )
@@ -30,8 +30,9 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 
 	// The view in modules: the image's pixels divided by the module's, from the image's edge.
 	k := float64(l.module)
-	from := appendNumber(nil, -float64(l.origin)/k)
-	side := appendNumber(nil, float64(l.size)/k)
+	var fromBuf, sideBuf [24]byte
+	from := appendNumber(fromBuf[:0], -float64(l.origin)/k)
+	side := appendNumber(sideBuf[:0], float64(l.size)/k)
 	dst = append(dst, `<svg xmlns="http://www.w3.org/2000/svg" width="`...)
 	dst = strconv.AppendInt(dst, int64(l.size), 10)
 	dst = append(dst, `" height="`...)
@@ -183,16 +184,47 @@ func appendColor(dst []byte, c color.RGBA) []byte {
 	return append(dst, '#', hex[c.R>>4], hex[c.R&15], hex[c.G>>4], hex[c.G&15], hex[c.B>>4], hex[c.B&15])
 }
 
-// appendEscaped appends s escaped as XML character data.
+// appendEscaped appends s escaped as XML character data, exactly as encoding/xml's EscapeText
+// escapes it (FuzzAppendEscaped holds it to that), without its copies.
 func appendEscaped(dst []byte, s string) []byte {
-	w := byteAppender{dst}
-	xml.EscapeText(&w, []byte(s)) // writing to memory cannot fail
-	return w.b
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !xmlChar(r) || r == utf8.RuneError && width == 1 {
+				esc = "\uFFFD"
+			}
+		}
+		if esc != "" {
+			dst = append(append(dst, s[last:i]...), esc...)
+			last = i + width
+		}
+		i += width
+	}
+	return append(dst, s[last:]...)
 }
 
-type byteAppender struct{ b []byte }
-
-func (a *byteAppender) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
+// xmlChar reports whether r is a character XML 1.0 allows (2.2, Char), as encoding/xml's
+// EscapeText tests it.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
 }
