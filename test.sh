@@ -52,6 +52,15 @@ else
 	echo "SKIPPED: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode"
 fi
 
+step "HTTP load benchmark: the quick subset (no errors under load, peak RSS; ratios printed, not judged)"
+if command -v wrk >/dev/null; then
+	bash bench/http.sh --quick
+elif [ -n "${CI:-}" ]; then
+	echo "FAIL: the HTTP benchmark needs wrk" >&2; exit 1
+else
+	echo "SKIPPED: the HTTP benchmark needs wrk (apt-get install wrk)"
+fi
+
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
 
@@ -62,9 +71,12 @@ step "fuzz the encoder: ${FUZZTIME:-20000x} inputs"
 go test ./qr -run '^$' -fuzz '^FuzzEncode$' -fuzztime "${FUZZTIME:-20000x}" -fuzzminimizetime 5s
 
 step "fuzz the request readers (query string, JSON body): ${PAYLOAD_FUZZTIME:-50000x} inputs each"
-for target in FuzzFromQuery FuzzDecodeJSON; do
+for target in FuzzFromQuery FuzzQueryAsParseQuery FuzzDecodeJSON; do
 	go test ./api -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 done
+
+step "fuzz the SVG title's escaping against encoding/xml: ${PAYLOAD_FUZZTIME:-50000x} inputs"
+go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 
 step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-50000x} inputs each"
 for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load benchmark of the HTTP service with wrk, on loopback: throughput relative to a bare
 # net/http handler, the server's CPU time per request, the cost of the rate limit, errors and
-# peak memory, with a Markdown report of PASS/FAIL targets.
+# peak memory, with a Markdown report of PASS/FAIL targets. One script of over 400 lines on
+# purpose: it runs as it is on any machine with bash, wrk and curl, with nothing to install.
 #
 #   bash bench/http.sh              # full run: 3 rounds of 8 s runs, a few minutes
 #   bash bench/http.sh --quick      # CI: 1 round of 1 s runs; judges errors and RSS only
