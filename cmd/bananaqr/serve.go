@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/connlimit"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
@@ -189,6 +190,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if err := c.settleConnBounds(); err != nil {
 		return fail("%v", err)
 	}
+	cfg.AccessLog = accesslog.New(logOut, c.logFormat) // the lines handler would write, faster
 	service := httpapi.New(cfg)
 	srv := c.httpServer(service.Handler(), handler)
 	ln, metricsSrv, mln, err := c.listen(service, cfg.TrustedProxies)

@@ -4,10 +4,11 @@
 package httpapi
 
 import (
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 )
 
 // requestID returns the id the access log gave the request answered on w (see logged).
@@ -31,9 +32,9 @@ func (s *Server) logged(next http.Handler) http.Handler {
 			route = "(unknown)"
 		}
 		s.metrics.observeRequest(route, rec.status, rec.Header().Get(headerFormat))
-		s.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
-			slog.Int("bytes", rec.bytes), slog.Duration("duration", time.Since(start)), slog.String("request_id", id))
+		end := time.Now()
+		s.access.Write(accesslog.Entry{Time: end, Method: r.Method, Route: route, Status: rec.status, Bytes: rec.bytes,
+			Duration: end.Sub(start), RequestID: id})
 	})
 }
 

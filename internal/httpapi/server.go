@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -40,8 +41,11 @@ type Config struct {
 	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
 	// (default 256), and beyond that they get 503.
 	MaxActive, MaxQueue int
-	// Logger gets the access log and the service's faults (default slog.Default()).
+	// Logger gets the service's faults, and the access log unless AccessLog is set (default
+	// slog.Default()).
 	Logger *slog.Logger
+	// AccessLog, when set, writes the access log instead of Logger: the same lines, faster.
+	AccessLog *accesslog.Log
 	// OpenAPI is the document served at /openapi.json.
 	OpenAPI []byte
 	// OwnMetricsPort leaves /metrics off the service's routes, for MetricsHandler on a port of
@@ -57,6 +61,7 @@ type Server struct {
 	cfg     Config
 	metrics *metrics
 	gate    *admission.Gate // the rate limit and the bound on codes made at once, shared with /mcp
+	access  *accesslog.Log
 	routes  map[string]map[string]http.HandlerFunc
 	// limitValue is the RateLimit-Limit value of the configured budget, made once.
 	limitValue []string
@@ -71,7 +76,10 @@ func New(cfg Config) *Server {
 		cfg.IPv6Prefix = 64
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, metrics: newMetrics()}
+	s := &Server{cfg: cfg, metrics: newMetrics(), access: cfg.AccessLog}
+	if s.access == nil {
+		s.access = accesslog.FromLogger(cfg.Logger)
+	}
 	s.gate = admission.New(admission.Config{Limiter: cfg.Limiter, MaxActive: cfg.MaxActive, MaxQueue: cfg.MaxQueue,
 		Observer: s.metrics})
 	s.routes = s.routeTable()

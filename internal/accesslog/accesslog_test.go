@@ -1,0 +1,98 @@
+package accesslog
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// slogLine is the line slog's handler of format writes for e: the reference.
+func slogLine(format string, e Entry) string {
+	var b bytes.Buffer
+	h := slog.Handler(slog.NewTextHandler(&b, nil))
+	if format == "json" {
+		h = slog.NewJSONHandler(&b, nil)
+	}
+	r := slog.NewRecord(e.Time, slog.LevelInfo, "request", 0)
+	r.AddAttrs(slog.String("method", e.Method), slog.String("route", e.Route), slog.Int("status", e.Status),
+		slog.Int("bytes", e.Bytes), slog.Duration("duration", e.Duration), slog.String("request_id", e.RequestID))
+	h.Handle(context.Background(), r)
+	return b.String()
+}
+
+// TestSameAsSlog: for random entries, in both formats, Log writes byte for byte the line slog's
+// handler writes, on the fast path and on the slow one (methods, routes and ids that need
+// escaping or quoting, zero and far times).
+func TestSameAsSlog(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	methods := []string{"GET", "POST", "HEAD", "OPTIONS", "PATCH", "M&M", "GE T", "x=y", `q"`, "é", ""}
+	routes := []string{"/api/qr-code.svg", "/", "(unknown)", "/.well-known/mcp.json", "/a b"}
+	ids := []string{"c73cf16c42013ab5", "abc-DEF_1.2", "", "id with space", "\x00", "日本"}
+	zones := []*time.Location{time.UTC, time.FixedZone("X", -7*3600-1800), time.FixedZone("Y", 5*3600+45*60)}
+	fast := 0
+	for i := range 20000 {
+		e := Entry{
+			Time: time.Unix(rng.Int64N(4_000_000_000), rng.Int64N(1_000_000_000)*int64(rng.IntN(2))).
+				In(zones[rng.IntN(len(zones))]),
+			Method: methods[rng.IntN(len(methods))], Route: routes[rng.IntN(len(routes))],
+			Status: []int{200, 304, 400, 404, 429, 499, 503}[rng.IntN(7)], Bytes: rng.IntN(1 << 22),
+			Duration: time.Duration(rng.Int64N(int64(10 * time.Second))), RequestID: ids[rng.IntN(len(ids))],
+		}
+		if i%1000 == 0 {
+			e.Time = time.Time{} // slog leaves the time out
+		}
+		if plain(e.Method) && plain(e.Route) && plain(e.RequestID) {
+			fast++
+		}
+		for _, format := range []string{"json", "text"} {
+			var b bytes.Buffer
+			New(&b, format).Write(e)
+			if want := slogLine(format, e); b.String() != want {
+				t.Fatalf("%s: %+v:\n got %q\nwant %q", format, e, b.String(), want)
+			}
+		}
+	}
+	if fast < 1000 {
+		t.Fatalf("only %d entries took the fast path", fast)
+	}
+}
+
+// TestFromLogger: a Log made from a logger writes through its handler.
+func TestFromLogger(t *testing.T) {
+	var b bytes.Buffer
+	e := Entry{Time: time.Unix(1_700_000_000, 123), Method: "GET", Route: "/", Status: 200, Bytes: 5, Duration: time.Millisecond, RequestID: "x"}
+	FromLogger(slog.New(slog.NewJSONHandler(&b, nil))).Write(e)
+	if want := slogLine("json", e); b.String() != want {
+		t.Fatalf("got %q, want %q", b.String(), want)
+	}
+}
+
+// BenchmarkWrite: a line of each format, the fast path against slog's handler.
+func BenchmarkWrite(b *testing.B) {
+	e := Entry{Time: time.Now(), Method: "GET", Route: "/api/qr-code.svg", Status: 200, Bytes: 3373,
+		Duration: 123456 * time.Nanosecond, RequestID: "c73cf16c42013ab5"}
+	for _, format := range []string{"json", "text"} {
+		b.Run(format, func(b *testing.B) {
+			l := New(discard{}, format)
+			b.ReportAllocs()
+			for b.Loop() {
+				l.Write(e)
+			}
+		})
+		b.Run(format+"-slog", func(b *testing.B) {
+			l := &Log{slow: New(discard{}, format).slow}
+			b.ReportAllocs()
+			for b.Loop() {
+				l.Write(e)
+			}
+		})
+	}
+}
+
+// discard is io.Discard as a distinct type, so that nothing special-cases it.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
