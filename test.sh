@@ -75,8 +75,9 @@ for target in FuzzFromQuery FuzzQueryAsParseQuery FuzzDecodeJSON; do
 	go test ./api -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 done
 
-step "fuzz the SVG title's escaping against encoding/xml: ${PAYLOAD_FUZZTIME:-50000x} inputs"
+step "fuzz the writers against the standard library's (SVG title: encoding/xml; JSON answer: encoding/json): ${PAYLOAD_FUZZTIME:-50000x} inputs each"
 go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
+go test ./api -run '^$' -fuzz '^FuzzResponseJSON$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 
 step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-50000x} inputs each"
 for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText; do

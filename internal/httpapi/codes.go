@@ -141,7 +141,8 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 		setShared(h, headerContentType, "image/png")
 		writeBody(w, res.PNG)
 	default:
-		writeJSON(w, http.StatusOK, s.jsonResponse(r, req, res))
+		resp := s.jsonResponse(r, req, res)
+		writeResponse(w, &resp)
 	}
 }
 

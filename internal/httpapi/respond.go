@@ -38,6 +38,21 @@ var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // answer, with its SVG and PNG, is less.
 const maxPooledJSON = 1 << 20
 
+// writeResponse writes the JSON answer of a code (api.Response.AppendJSON, in pooled memory).
+func writeResponse(w http.ResponseWriter, resp *api.Response) {
+	bp := responseBodies.Get().(*[]byte)
+	b := resp.AppendJSON((*bp)[:0])
+	setShared(w.Header(), headerContentType, "application/json")
+	writeBody(w, b)
+	if cap(b) <= maxPooledJSON {
+		*bp = b
+		responseBodies.Put(bp)
+	}
+}
+
+// responseBodies holds the memory the JSON answers of codes are written into, between requests.
+var responseBodies = sync.Pool{New: func() any { return new([]byte) }}
+
 // writeBody writes body as the whole response body, with its Content-Length: the server then
 // sends it as it is rather than in chunks (RFC 9112 7.1), and a body that fits its 4 KiB buffer
 // with the headers goes out in one write.
