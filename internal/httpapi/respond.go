@@ -66,7 +66,7 @@ func writeBody(w http.ResponseWriter, body []byte) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := api.ErrorOf(err)
 	if e.Code == api.CodeInternal {
-		s.cfg.Logger.Error("request failed", "error", err.Error(), "request_id", requestID(w))
+		s.cfg.Logger.ErrorContext(r.Context(), "request failed", "error", err.Error(), "request_id", requestID(w))
 	}
 	h := w.Header()
 	for _, k := range codeHeaders {
