@@ -42,6 +42,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/ledger"
 	"github.com/bananaqr/bananaqr/expenses/money"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
 // Tool error codes (spec 7.4).
@@ -109,7 +110,7 @@ func storeMessage(err, kind error) string {
 type Service struct {
 	store  *store.Store
 	now    func() time.Time
-	writes *writeLimit // nil: writes are not limited (see LimitWrites)
+	writes *ratelimit.Memory // nil: writes are not limited (see LimitWrites)
 }
 
 // New returns the service on st; now is the clock (time.Now when nil).

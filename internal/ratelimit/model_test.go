@@ -24,6 +24,8 @@ func (b *bucket) allow(now, interval int64, limit int) Decision {
 	if capacity := interval * int64(limit); b.level+interval <= capacity {
 		d.Allowed = true
 		b.level += interval
+	} else {
+		d.RetryAfter = time.Duration(b.level + interval - capacity)
 	}
 	d.Remaining = int((interval*int64(limit) - b.level) / interval)
 	d.Reset = time.Duration(b.level)

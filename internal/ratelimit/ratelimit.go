@@ -17,6 +17,9 @@ type Decision struct {
 	Limit     int           // the budget of a window
 	Remaining int           // requests left in the window now
 	Reset     time.Duration // until the whole budget is back (0 when it is)
+	// RetryAfter is, for a request refused, how long until the next one is allowed (0 when
+	// allowed).
+	RetryAfter time.Duration
 }
 
 // A Limiter decides whether a caller may make one more code. Implementations are safe for
@@ -97,6 +100,9 @@ func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
 	debt := tat - now // until the budget is whole again
 	d.Remaining = int(max(0, (m.burst+m.interval-debt)/m.interval))
 	d.Reset = time.Duration(debt)
+	if !d.Allowed {
+		d.RetryAfter = time.Duration(debt - m.burst)
+	}
 	return d, nil
 }
 

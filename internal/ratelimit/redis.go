@@ -92,6 +92,9 @@ func (r *Redis) Allow(ctx context.Context, caller string) (Decision, error) {
 		r.logger.Info("rate limiter: redis is back")
 	}
 	d := Decision{Allowed: res.Allowed > 0, Limit: r.limit.Rate, Remaining: res.Remaining, Reset: res.ResetAfter}
+	if !d.Allowed {
+		d.RetryAfter = max(res.RetryAfter, 0)
+	}
 	return d, nil
 }
 
