@@ -103,9 +103,7 @@ func (e *edge) addLedgerReadTools(server *mcp.Server) {
 	svc := e.svc
 	addTool(e, server, "get_balances", "Balances", readOnly(),
 		"Shows who owes the caller money and whom the caller owes, per person and currency, netting all expenses and payments that are not deleted. owed lists what the caller owes others; owedToYou what others owe the caller. Amounts are decimal strings with the currency's minor-unit digits. Takes no parameters.",
-		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Balances, error) {
-			return svc.GetBalances(ctx, c)
-		})
+		nil, noArguments(svc.GetBalances))
 	addTool(e, server, "list_expenses", "List expenses", readOnly(),
 		"Lists the expenses the caller takes part in that are not deleted, newest first, 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page; no nextCursor means the last page. Filter by group (name or id) and by recurring.",
 		map[string]string{
@@ -184,14 +182,10 @@ func (e *edge) addPeopleTools(server *mcp.Server) {
 		map[string]string{"name": "The other user's name."}, svc.AddFriend)
 	addTool(e, server, "list_friends", "List friends", readOnly(),
 		"Lists the caller's friends by the names the caller knows them by, and whether each has an account. Takes no parameters.",
-		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Friends, error) {
-			return svc.ListFriends(ctx, c)
-		})
+		nil, noArguments(svc.ListFriends))
 	addTool(e, server, "get_me", "Who am I", readOnly(),
 		"Shows the caller's account: id, name and when it was created. Takes no parameters.",
-		nil, func(ctx context.Context, c service.Caller, _ struct{}) (service.Me, error) {
-			return svc.GetMe(ctx, c)
-		})
+		nil, noArguments(svc.GetMe))
 }
 
 func readOnly() *mcp.ToolAnnotations {
@@ -208,6 +202,12 @@ func write(destructive, idempotent bool) *mcp.ToolAnnotations {
 var numberSchemas = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[json.Number](): {Type: "number"},
 }}
+
+// noArguments adapts an operation that takes no arguments to addTool, as a tool whose input is
+// the empty object.
+func noArguments[Out any](op func(context.Context, service.Caller) (Out, error)) func(context.Context, service.Caller, struct{}) (Out, error) {
+	return func(ctx context.Context, c service.Caller, _ struct{}) (Out, error) { return op(ctx, c) }
+}
 
 // addTool registers one tool whose schemas come from In and Out. Out is declared through
 // the output schema only, and the SDK's handler type uses any, so that a tool error carries
