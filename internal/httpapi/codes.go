@@ -136,10 +136,10 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	switch req.Format {
 	case api.FormatSVG:
 		setShared(h, headerContentType, "image/svg+xml")
-		writeBody(w, res.SVG)
+		writeBody(w, http.StatusOK, res.SVG)
 	case api.FormatPNG:
 		setShared(h, headerContentType, "image/png")
-		writeBody(w, res.PNG)
+		writeBody(w, http.StatusOK, res.PNG)
 	default:
 		resp := s.jsonResponse(r, req, res)
 		writeResponse(w, &resp)

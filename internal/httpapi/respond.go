@@ -13,28 +13,18 @@ import (
 )
 
 // writeJSON writes v as the JSON body of a response with status (HTML characters unescaped:
-// the SVG markup stays readable). v is encoded into pooled memory first, so that the body goes
-// out with its Content-Length in as few writes as the server's buffer allows, rather than in
-// chunks as the encoder fills them; the API's types cannot fail to encode.
+// the SVG markup stays readable); the API's types cannot fail to encode. The answers of codes,
+// the large and frequent ones, are written by writeResponse instead.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b := jsonBuffers.Get().(*bytes.Buffer)
-	b.Reset()
-	enc := json.NewEncoder(b)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
 	setShared(w.Header(), headerContentType, "application/json")
-	w.Header()[headerContentLength] = []string{strconv.Itoa(b.Len())}
-	w.WriteHeader(status)
-	w.Write(b.Bytes())
-	if b.Cap() <= maxPooledJSON {
-		jsonBuffers.Put(b)
-	}
+	writeBody(w, status, b.Bytes())
 }
 
-// jsonBuffers holds the memory JSON bodies are encoded into, between requests.
-var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledJSON is the largest JSON body memory kept for other requests; a 2048 px code's
+// maxPooledJSON is the largest JSON answer memory kept for other requests; a 2048 px code's
 // answer, with its SVG and PNG, is less.
 const maxPooledJSON = 1 << 20
 
@@ -43,7 +33,7 @@ func writeResponse(w http.ResponseWriter, resp *api.Response) {
 	bp := responseBodies.Get().(*[]byte)
 	b := resp.AppendJSON((*bp)[:0])
 	setShared(w.Header(), headerContentType, "application/json")
-	writeBody(w, b)
+	writeBody(w, http.StatusOK, b)
 	if cap(b) <= maxPooledJSON {
 		*bp = b
 		responseBodies.Put(bp)
@@ -53,11 +43,12 @@ func writeResponse(w http.ResponseWriter, resp *api.Response) {
 // responseBodies holds the memory the JSON answers of codes are written into, between requests.
 var responseBodies = sync.Pool{New: func() any { return new([]byte) }}
 
-// writeBody writes body as the whole response body, with its Content-Length: the server then
-// sends it as it is rather than in chunks (RFC 9112 7.1), and a body that fits its 4 KiB buffer
-// with the headers goes out in one write.
-func writeBody(w http.ResponseWriter, body []byte) {
+// writeBody writes body as the whole body of a response with status, with its
+// Content-Length: the server then sends it as it is rather than in chunks (RFC 9112 7.1), and
+// a body that fits its 4 KiB buffer with the headers goes out in one write.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header()[headerContentLength] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
 	w.Write(body)
 }
 
