@@ -59,7 +59,7 @@ var ErrorCodes = []ErrorCodeInfo{
 	{payload.CodeInvalidText, http.StatusBadRequest, "A text value holds control characters or invalid UTF-8."},
 	{payload.CodeInvalidURL, http.StatusBadRequest, "The URL is malformed, has a refused scheme, user information or no host."},
 	{payload.CodeInvalidSSID, http.StatusBadRequest, "The Wi-Fi network name is longer than 32 bytes."},
-	{payload.CodeInvalidSecurity, http.StatusBadRequest, "The Wi-Fi security is not " + payload.JoinWords(payload.Securities, "or") + "."},
+	{payload.CodeInvalidSecurity, http.StatusBadRequest, "The Wi-Fi security is not " + payload.JoinWords(payload.AcceptedSecurities(), "or") + "."},
 	{payload.CodeInvalidPassword, http.StatusBadRequest, "The Wi-Fi password does not fit the security type."},
 	{payload.CodeInvalidEmail, http.StatusBadRequest, "The e-mail address is not local@domain."},
 	{payload.CodeInvalidPhone, http.StatusBadRequest, "The phone number is not 3 to 15 digits with an optional +."},

@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -9,6 +10,17 @@ import (
 // Securities are the Wi-Fi security values the WIFI: format's T field takes, as written; the
 // first, WPA, is the default.
 var Securities = []string{"WPA", "WEP", "nopass"}
+
+// SecurityAliases are the other names a request may give a security by, and the value of
+// Securities each stands for: the WPA3 Specification's WIFI URI (section 7) sets T to WPA for
+// every password-based network, WPA2 and WPA3 included.
+var SecurityAliases = map[string]string{"WPA2": "WPA", "WPA3": "WPA"}
+
+// AcceptedSecurities returns every security value a request may give: Securities, then the
+// names of SecurityAliases in order.
+func AcceptedSecurities() []string {
+	return append(slices.Clone(Securities), slices.Sorted(maps.Keys(SecurityAliases))...)
+}
 
 // buildWiFi returns the Wi-Fi network configuration of r in the WIFI: format that Android and
 // iOS cameras read (ZXing's "Wi-Fi Network config"): WIFI:T:<WPA|WEP|nopass>;S:<ssid>;P:<password>;H:true;;
@@ -23,9 +35,12 @@ func buildWiFi(r *Request) (string, []Warning, error) {
 	if security == "" {
 		security = Securities[0]
 	}
+	if canonical, ok := SecurityAliases[security]; ok {
+		security = canonical
+	}
 	if !slices.Contains(Securities, security) {
-		return "", nil, fail(CodeInvalidSecurity, "security", "Use WPA (also for WPA2 and WPA3), WEP or nopass, as written.",
-			"security %q is not WPA, WEP or nopass", security)
+		return "", nil, fail(CodeInvalidSecurity, "security", "Use "+JoinWords(AcceptedSecurities(), "or")+", as written (WPA2 and WPA3 are written as WPA).",
+			"security %q is not %s", security, JoinWords(Securities, "or"))
 	}
 	if r.SSID == "" {
 		return "", nil, missing("ssid", "the network name")

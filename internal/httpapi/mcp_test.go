@@ -92,7 +92,7 @@ func TestMCPToolList(t *testing.T) {
 		t.Errorf("properties %v, required %v", names, schema.Required)
 	}
 	for name, want := range map[string]string{
-		"type": `["url","wifi","vcard","email","sms","text"]`, "security": `["WPA","WEP","nopass"]`,
+		"type": `["url","wifi","vcard","email","sms","text"]`, "security": `["WPA","WEP","nopass","WPA2","WPA3"]`,
 		"logo": `["none","banana"]`, "corners": `["square","rounded"]`, "ecc": `["L","M","Q","H"]`,
 	} {
 		if got, _ := json.Marshal(schema.Properties[name]["enum"]); string(got) != want {

@@ -64,7 +64,7 @@ func inputSchema() *jsonschema.Schema {
 	enum("type", types...)
 	s.Properties["type"].Description = "What to encode: " + payload.JoinWords(payload.Types, "or") + ". Then give that type's fields."
 	var securities []any
-	for _, v := range payload.Securities {
+	for _, v := range payload.AcceptedSecurities() {
 		securities = append(securities, v)
 	}
 	enum("security", securities...)

@@ -41,8 +41,8 @@ func TestSchemaFromAPI(t *testing.T) {
 	if !slices.Equal(enum("type"), types) {
 		t.Errorf("type's enum %q, want %q", enum("type"), types)
 	}
-	if !slices.Equal(enum("security"), payload.Securities) || string(s.Properties["security"].Default) != `"`+payload.Securities[0]+`"` {
-		t.Errorf("security's enum %q and default %s, want %q and the first", enum("security"), s.Properties["security"].Default, payload.Securities)
+	if !slices.Equal(enum("security"), payload.AcceptedSecurities()) || string(s.Properties["security"].Default) != `"`+payload.Securities[0]+`"` {
+		t.Errorf("security's enum %q and default %s, want %q and the first", enum("security"), s.Properties["security"].Default, payload.AcceptedSecurities())
 	}
 	for name, value := range api.StyleDefaults() {
 		if values := api.StyleValues(name); name != "format" && values != nil && !slices.Equal(enum(name), values) {
