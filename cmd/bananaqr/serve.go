@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -200,7 +201,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if metricsSrv != nil {
 		defer metricsSrv.Close()
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "rate_limit", c.rateLimit, "redis", c.redisURL != "",
+	logger.Info("listening", "addr", ln.Addr().String(), "url", pageURL(c.baseURL, ln.Addr()), "rate_limit", c.rateLimit, "redis", c.redisURL != "",
 		"max_conns", c.maxConns, "max_conns_per_client", c.maxConnsPerClient)
 	if ready != nil {
 		ready(ln.Addr())
@@ -209,6 +210,24 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("%v", err)
 	}
 	return 0
+}
+
+// pageURL returns the address of the web page to open, for the log line at start: the public
+// base URL when one is set, else the listener's address, with localhost for a listener on
+// every interface (":8080"), which a browser cannot open.
+func pageURL(baseURL string, addr net.Addr) string {
+	if baseURL != "" {
+		return strings.TrimSuffix(baseURL, "/") + "/"
+	}
+	ap, err := netip.ParseAddrPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String() + "/"
+	}
+	host := ap.Addr().Unmap().String()
+	if ap.Addr().IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(int(ap.Port()))) + "/"
 }
 
 // serviceConfig checks the flags of the service's own rules (trusted proxies, rate limit,

@@ -182,3 +182,27 @@ func TestServeMetricsPort(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// The log line at start names the page to open: the base URL, or an address a browser can
+// open.
+func TestPageURL(t *testing.T) {
+	for _, c := range []struct {
+		base, addr, want string
+	}{
+		{"", "[::]:8080", "http://localhost:8080/"},
+		{"", "0.0.0.0:8080", "http://localhost:8080/"},
+		{"", "127.0.0.1:9000", "http://127.0.0.1:9000/"},
+		{"", "[::1]:9000", "http://[::1]:9000/"},
+		{"", "[::ffff:10.0.0.1]:80", "http://10.0.0.1:80/"},
+		{"https://qr.example.com/", "[::]:8080", "https://qr.example.com/"},
+		{"https://qr.example.com", "[::]:8080", "https://qr.example.com/"},
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", c.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageURL(c.base, addr); got != c.want {
+			t.Errorf("pageURL(%q, %s) = %q, want %q", c.base, c.addr, got, c.want)
+		}
+	}
+}
