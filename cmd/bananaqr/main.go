@@ -6,6 +6,8 @@
 //	bananaqr expenses …              the separate shared-expenses MCP server (spec 4.8)
 //	bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
 //	                                 terminal or written to an SVG or PNG file (-o)
+//	bananaqr healthcheck [flags]     exit 0 when the service's /healthz answers (the container's
+//	                                 health check)
 //	bananaqr version                 print the version
 package main
 
@@ -40,6 +42,8 @@ Usage:
   bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
                                    terminal or written to an SVG or PNG file (-o)
   bananaqr expenses <command>      the shared-expenses MCP server and its users (bananaqr expenses help)
+  bananaqr healthcheck [flags]     exit 0 when the service's /healthz answers, else 1 (the
+                                   container image's health check)
   bananaqr version                 print the version
   bananaqr help                    print this help
 
@@ -60,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return encode(args[1:], stdin, stdout, stderr)
 	case "expenses":
 		return expenses(args[1:], stdout, stderr)
+	case "healthcheck":
+		return healthcheck(args[1:], os.Getenv, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "bananaqr", version())
 		return 0
