@@ -6,8 +6,10 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/cors"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
 )
 
@@ -46,13 +48,11 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 }
 
 // route dispatches r by path and method: unknown paths get 404 and unknown methods 405 with
-// Allow, both as error objects; OPTIONS answers CORS preflights; HEAD is served as GET.
+// Allow, both as error objects; OPTIONS answers CORS preflights; HEAD is served as GET. Every
+// response carries its path's CORS headers (corsPolicy).
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	setShared(h, headerAllowOrigin, "*")
-	if r.Header.Get("Origin") != "" { // a browser's cross-origin request: let its script read our headers
-		setShared(h, headerExposeHeaders, exposedHeaders)
-	}
+	policy := corsPolicy(r.URL.Path)
+	policy.Respond(w.Header(), r)
 	if headerBytes(r) > api.MaxHeaderBytes {
 		s.writeError(w, r, api.NewError(api.CodeHeadersTooLarge, "", "Send at most 16 KiB of request line and headers: leave out large cookies or custom headers.",
 			"the request line and headers are larger than %d bytes", api.MaxHeaderBytes))
@@ -73,20 +73,43 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	allow := allowed(methods)
 	if r.Method == http.MethodOptions {
-		h.Set("Allow", allow)
-		h.Set("Access-Control-Allow-Methods", allow)
-		h.Set("Access-Control-Allow-Headers", "Content-Type")
-		h.Set("Access-Control-Max-Age", "86400")
-		w.WriteHeader(http.StatusNoContent)
+		policy.Preflight(w, allow)
 		return
 	}
-	h.Set("Allow", allow)
+	w.Header().Set("Allow", allow)
 	s.writeError(w, r, api.NewError(api.CodeMethodNotAllowed, "", "Use "+allow+".", "%s takes no %s", r.URL.Path, r.Method))
 }
 
-// exposedHeaders are the response headers a browser script may read.
+// exposedHeaders are the response headers a browser script may read from the API's routes: what
+// a code's response says about the code, and the rate limit's and the request's headers that
+// every route's responses may carry (admissionHeaders).
 const exposedHeaders = "X-QR-Payload-Type, X-QR-Payload, X-QR-Payload-Encoding, X-QR-Logo, X-QR-Size, X-QR-Format, " +
-	"X-QR-Warning, Content-Disposition, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
+	"X-QR-Warning, Content-Disposition, " + admissionHeaders
+
+// admissionHeaders are the response headers of the rate limit (RateLimit-*, Retry-After) and the
+// request's id, which /mcp's responses carry as the API's do.
+const admissionHeaders = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
+
+// corsMaxAge is how long a browser may keep a preflight's answer.
+const corsMaxAge = 24 * time.Hour
+
+// apiCORS is the CORS policy of every route but /mcp: a script may send a JSON body and read
+// exposedHeaders.
+var apiCORS = cors.New([]string{"Content-Type"}, strings.Split(exposedHeaders, ", "), corsMaxAge)
+
+// mcpCORS is the CORS policy of /mcp: a browser-hosted MCP client may send the headers of the
+// Streamable HTTP transport, a bearer token among them, and read the transport's response
+// headers and the admission's.
+var mcpCORS = cors.New(cors.MCPRequestHeaders, append(append([]string(nil), cors.MCPResponseHeaders...),
+	strings.Split(admissionHeaders, ", ")...), corsMaxAge)
+
+// corsPolicy returns the CORS policy of the route at path.
+func corsPolicy(path string) *cors.Policy {
+	if path == "/mcp" {
+		return mcpCORS
+	}
+	return apiCORS
+}
 
 // allowed lists the methods of a route, for Allow.
 func allowed(methods map[string]http.HandlerFunc) string {
