@@ -6,6 +6,40 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 step() { printf '\n== %s\n' "$*"; }
 
+# What did not run, for the summary at the end (also when a step fails): the steps skipped for a
+# missing tool, and every Go test that skipped itself, with its reason (a missing BANANAQR_TEST_*
+# variable, say). gotest runs go test through scripts/skipreport, which prints what a plain
+# go test prints and notes the skips.
+work=$(mktemp -d)
+skips="$work/skipped.txt"
+: >"$skips"
+summary() {
+	local status=$?
+	printf '\n== skipped\n'
+	if [ -s "$skips" ]; then
+		cat "$skips"
+		printf '%d skipped' "$(wc -l <"$skips")"
+	else
+		printf 'nothing skipped'
+	fi
+	if [ "$status" = 0 ]; then
+		echo "; everything else ran and passed."
+	else
+		echo "; the run FAILED (exit $status), and the steps after the failure did not run."
+	fi
+	rm -rf "$work"
+	exit "$status"
+}
+trap summary EXIT
+skipped() { echo "SKIPPED: $*"; echo "test.sh: $*" >>"$skips"; }
+go build -o "$work/skipreport" ./scripts/skipreport
+gotest() { go test -json "$@" 2>&1 | "$work/skipreport" -o "$skips"; }
+# checked runs a test script or program, noting the SKIPPED: lines it prints.
+checked() {
+	"$@" 2>&1 | tee "$work/out"
+	grep '^SKIPPED' "$work/out" | sed "s|^|$*: |" >>"$skips" || true
+}
+
 step "gofmt"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then
@@ -21,27 +55,28 @@ if [ -x node_modules/.bin/redocly ]; then
 elif [ -n "${CI:-}" ]; then
 	echo "FAIL: node_modules/.bin/redocly is missing: CI must run npm ci" >&2; exit 1
 else
-	echo "SKIPPED: run npm ci first (CI does)"
+	skipped "the OpenAPI lint: run npm ci first (CI does)"
 fi
 
 step "go test (main module; internal/, cmd/ and client/ run once, under the race detector, below)"
-go test -count=1 $(go list ./... | grep -v -e '/internal/' -e '/cmd/' -e '/client$')
+gotest -count=1 $(go list ./... | grep -v -e '/internal/' -e '/cmd/' -e '/client$')
 
 step "MCP: the running server driven by the official MCP Inspector CLI"
-bash scripts/mcp-inspector.sh
+checked bash scripts/mcp-inspector.sh
 
 step "web page: end-to-end in headless Chromium"
 if command -v node >/dev/null; then
-	node e2e/run.mjs # SKIPPED without chromium or playwright-core (npm ci), unless CI is set
+	checked node e2e/run.mjs # SKIPPED without chromium or playwright-core (npm ci), unless CI is set
 elif [ -n "${CI:-}" ]; then
 	echo "FAIL: node is not installed" >&2; exit 1
 else
-	echo "SKIPPED: node is not installed"
+	skipped "the web page's end-to-end test: node is not installed"
 fi
 
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers; the client"
-go test -count=1 -race -run 'Concurrent' ./qr
-go test -count=1 -race ./internal/... ./cmd/... ./client/... # their only run
+gotest -count=1 -race -run 'Concurrent' ./qr
+gotest -count=1 -race ./internal/... ./cmd/... ./client/... # their only run
+gotest -count=1 -run 'Allocs' ./internal/... # the allocation targets, which the race detector skips
 
 step "scan benchmark: the quick subset (bananaqr's styles read as rendered by zxing-cpp, zbar and WeChat, and after a simulated camera)"
 if /usr/bin/python3 -c 'import cv2, zxingcpp, pyzbar, numpy, PIL, segno' 2>/dev/null && command -v qrencode >/dev/null; then
@@ -49,7 +84,7 @@ if /usr/bin/python3 -c 'import cv2, zxingcpp, pyzbar, numpy, PIL, segno' 2>/dev/
 elif [ -n "${CI:-}" ]; then
 	echo "FAIL: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode" >&2; exit 1
 else
-	echo "SKIPPED: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode"
+	skipped "the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode"
 fi
 
 step "HTTP load benchmark: the quick subset (no errors under load, peak RSS; ratios printed, not judged)"
@@ -58,11 +93,11 @@ if command -v wrk >/dev/null; then
 elif [ -n "${CI:-}" ]; then
 	echo "FAIL: the HTTP benchmark needs wrk" >&2; exit 1
 else
-	echo "SKIPPED: the HTTP benchmark needs wrk (apt-get install wrk)"
+	skipped "the HTTP benchmark needs wrk (apt-get install wrk)"
 fi
 
 step "bench module: tests, and every benchmark once"
-(cd bench && go vet ./... && go test -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
+(cd bench && go vet ./... && gotest -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
 
 # Fuzz budgets count inputs, not seconds: a -fuzztime in seconds makes Go 1.26's fuzzing
 # coordinator fail now and then with "context deadline exceeded" at the deadline, with no failing
@@ -90,5 +125,5 @@ if /usr/bin/python3 -c 'import segno, qrcodegen' 2>/dev/null; then
 	git diff --exit-code --stat -- qr/testdata/reference/vectors.json.gz
 	echo "vectors reproduced byte for byte"
 else
-	echo "SKIPPED: python3-segno and python3-qrcodegen are not installed (apt-get install python3-segno python3-qrcodegen)"
+	skipped "the reference vectors: python3-segno and python3-qrcodegen are not installed (apt-get install python3-segno python3-qrcodegen)"
 fi
