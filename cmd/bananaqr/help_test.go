@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,6 +69,30 @@ func TestEncodeHelpFromAPI(t *testing.T) {
 	}
 	if _, ok := flags["hidden"]; !ok {
 		t.Error("no -hidden flag")
+	}
+	for _, typ := range payload.Types {
+		f := payload.TypeFields[typ]
+		line := regexp.MustCompile(`(?m)^  ` + string(typ) + ` +(.*)$`).FindStringSubmatch(help)
+		if line == nil {
+			t.Errorf("the help has no line of the fields of %s", typ)
+			continue
+		}
+		required, optional, _ := strings.Cut(line[1], "; optional: ")
+		for _, want := range []struct {
+			got    string
+			fields []string
+		}{{required, f.Required}, {optional, f.Optional}} {
+			var flags []string
+			for _, name := range want.fields {
+				flags = append(flags, "-"+flagName(name))
+			}
+			if got := strings.Fields(want.got); !slices.Equal(got, flags) {
+				t.Errorf("%s: the help says %q, want %q", typ, got, flags)
+			}
+		}
+	}
+	if want := payload.JoinWords(payload.AcceptedSecurities(), "or"); !strings.Contains(flags["security"], want) {
+		t.Errorf("-security: %q does not list %q", flags["security"], want)
 	}
 }
 

@@ -87,7 +87,7 @@ const maxInput = 1 << 20
 // -remote, with a bananaqr service.
 func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newEncodeFlags(stderr)
-	if err := f.Parse(args); err != nil {
+	if err := f.parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -114,13 +114,34 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return encodeLocal(&r, *f.out, *f.invert, stdout, stderr)
 }
 
-// encodeFlags are the flags of encode, on their flag set.
+// encodeFlags are the flags of encode, on their flag set, and the text's words.
 type encodeFlags struct {
 	*flag.FlagSet
 	ecc, out, fg, bg, corners, logo, remote *string
 	margin, size                            *int
 	invert                                  *bool
 	typeFields                              *payloadFields
+	words                                   []string // the arguments that are not flags, in order
+}
+
+// parse reads args: flags before, between and after the text's words (so that
+// "encode https://example.com -o late.png" writes late.png instead of encoding the flag), up to
+// a "--", after which every argument is a word, for a text that starts with a hyphen.
+func (f *encodeFlags) parse(args []string) error {
+	for {
+		if err := f.Parse(args); err != nil {
+			return err
+		}
+		rest := f.Args()
+		if len(rest) == 0 {
+			return nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			f.words = append(f.words, rest...)
+			return nil
+		}
+		f.words, args = append(f.words, rest[0]), rest[1:]
+	}
 }
 
 // newEncodeFlags defines encode's flags and its usage text, both written to stderr.
@@ -150,9 +171,12 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 			"       bananaqr encode [flags] -type "+strings.Join(typeNames(), "|")+" [-ssid … -password …]\n\n"+
 			"Prints a QR code of text to the terminal, or writes it to an image file with -o.\n"+
 			"Without text, or with \"-\", the text is standard input, less one final line break.\n"+
-			"Several arguments are joined by spaces. With -type, the payload is built from that\n"+
-			"type's fields as the HTTP API builds it (escaping, validation). With -remote URL,\n"+
-			"the code is made by that bananaqr service instead, with the same flags.\n\n")
+			"Several arguments are joined by spaces. Flags may come before or after the text;\n"+
+			"after --, every argument is text (for a text that starts with -). With -type, the\n"+
+			"payload is built from that type's fields as the HTTP API builds it (escaping,\n"+
+			"validation). With -remote URL, the code is made by that bananaqr service instead,\n"+
+			"with the same flags.\n\n"+
+			"The fields of each type (-type), required first:\n"+typeFieldsHelp()+"\n")
 		fs.PrintDefaults()
 	}
 	return f
@@ -189,7 +213,7 @@ func (f *encodeFlags) request() (api.Request, error) {
 // typedPayload returns the payload that -type builds from its fields; a text beside -type is
 // a usage error.
 func (f *encodeFlags) typedPayload() (payload.Request, error) {
-	if f.NArg() > 0 {
+	if len(f.words) > 0 {
 		return payload.Request{}, errors.New("give either a text or -type with its fields, not both")
 	}
 	pr, err := f.typeFields.request()
@@ -202,8 +226,8 @@ func (f *encodeFlags) typedPayload() (payload.Request, error) {
 // text returns the text to encode: the arguments joined by spaces or, without arguments or
 // with "-", standard input (at most maxInput bytes) less one final line break.
 func (f *encodeFlags) text(stdin io.Reader) (string, error) {
-	text := strings.Join(f.Args(), " ")
-	if f.NArg() == 0 || text == "-" {
+	text := strings.Join(f.words, " ")
+	if len(f.words) == 0 || text == "-" {
 		b, err := io.ReadAll(io.LimitReader(stdin, maxInput))
 		if err != nil {
 			return "", err
@@ -266,6 +290,28 @@ func typeNames() []string {
 	return names
 }
 
+// typeFieldsHelp lists each payload type's field flags (payload.TypeFields), a line a type:
+// "  wifi   -ssid -password; optional: -security -hidden".
+func typeFieldsHelp() string {
+	flags := func(fields []string) string {
+		names := make([]string, len(fields))
+		for i, name := range fields {
+			names[i] = "-" + flagName(name)
+		}
+		return strings.Join(names, " ")
+	}
+	var b strings.Builder
+	for _, t := range payload.Types {
+		f := payload.TypeFields[t]
+		fmt.Fprintf(&b, "  %-6s %s", t, flags(f.Required))
+		if len(f.Optional) > 0 {
+			b.WriteString("; optional: " + flags(f.Optional))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // flagName returns the flag of the payload field name: its words in lower case joined by
 // hyphens (jobTitle is -job-title).
 func flagName(name string) string {
@@ -292,7 +338,11 @@ func payloadFlags(fs *flag.FlagSet) *payloadFields {
 	f.values["type"] = fs.String("type", "", "build the payload of this `type` from its fields, as the HTTP API does: "+
 		payload.JoinWords(payload.Types, "or"))
 	for _, name := range api.PayloadFields() {
-		f.values[name] = fs.String(flagName(name), "", "payload: the `"+name+"` field of the type (with -type)")
+		usage := "payload: the `" + name + "` field of the type (with -type)"
+		if name == "security" {
+			usage += ": " + payload.JoinWords(payload.AcceptedSecurities(), "or") + " (default " + payload.Securities[0] + ")"
+		}
+		f.values[name] = fs.String(flagName(name), "", usage)
 	}
 	f.hidden = fs.Bool("hidden", false, "payload: the Wi-Fi network is hidden (with -type wifi)")
 	return f

@@ -154,6 +154,43 @@ func TestEncodeToFile(t *testing.T) {
 	}
 }
 
+// Flags after the text are flags, never words of the text (issue 19); after "--" every
+// argument is text.
+func TestEncodeFlagsAfterText(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	if code := run([]string{"encode", "https://example.com", "-o", dir + "/late.png", "-size", "256"}, nil, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(dir + "/late.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := qrtest.DecodeRendered(img, 4); err != nil || got != "https://example.com" || img.Bounds().Dx() != 256 {
+		t.Errorf("decoded %q, %v, %d pixels; want https://example.com, 256 pixels", got, err, img.Bounds().Dx())
+	}
+
+	var stdout bytes.Buffer
+	if code := run([]string{"encode", "-invert", "a", "-margin", "2", "b", "--", "-o", "c"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got := readTerminal(t, stdout.String(), true); got != "a b -o c" {
+		t.Errorf("decoded %q, want %q", got, "a b -o c")
+	}
+
+	stderr.Reset()
+	if code := run([]string{"encode", "hello", "-x"}, nil, &bytes.Buffer{}, &stderr); code != 2 || !strings.Contains(stderr.String(), "-x") {
+		t.Errorf("an unknown flag after the text: exit %d, %q; want 2 naming it", code, stderr.String())
+	}
+	if code := run([]string{"encode", "-type", "url", "-url", "example.com", "extra"}, nil, &bytes.Buffer{}, &stderr); code != 2 {
+		t.Errorf("a text beside -type, after its fields: exit %d, want 2", code)
+	}
+}
+
 // TestEncodeTypes builds payloads from -type and its fields, as the HTTP API does.
 func TestEncodeTypes(t *testing.T) {
 	for _, tc := range []struct {

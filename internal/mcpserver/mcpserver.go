@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -103,11 +104,22 @@ func toolDescription(limit int) string {
 	return toolDescriptionText + budget
 }
 
-// toolDescriptionText is the description of generate_qr, less the rate limit.
-const toolDescriptionText = `Makes a QR code and returns it as a PNG image. Choose type and give its fields:
-url (url: the address; https:// is added when it has no scheme), text (text), wifi (ssid, and password unless security is nopass; security WPA covers WPA2 and WPA3), vcard (name; organization, jobTitle, phone, email, website optional), email (to; subject and message optional), sms (phone; message optional).
+// toolDescriptionText is the description of generate_qr, less the rate limit; the types and
+// their fields are payload.TypeFields'.
+var toolDescriptionText = `Makes a QR code and returns it as a PNG image. Choose type and give its fields: ` + typeFieldList() + `.
+A url without a scheme gets https://; a wifi password is not needed when security is nopass; security WPA covers WPA2 and WPA3.
 Style fields are optional: color and background (RRGGBB; the colour must be clearly darker than the background, or the call fails with LOW_CONTRAST and a readable colour in its hint), logo (banana puts the service's mark in the centre), corners, size in pixels, ecc, margin in modules (below 4 gives a warning).
 Up to 2,048 characters of payload. Wi-Fi, contact, e-mail and SMS payloads are private: they are not repeated in the answer.`
+
+// typeFieldList lists the types with their fields: "url (url), wifi (ssid, password; security,
+// hidden optional), …".
+func typeFieldList() string {
+	list := make([]string, len(payload.Types))
+	for i, t := range payload.Types {
+		list[i] = string(t) + " (" + payload.TypeFields[t].String() + ")"
+	}
+	return strings.Join(list, ", ")
+}
 
 // tool serves generate_qr calls.
 type tool struct{ cfg Config }
