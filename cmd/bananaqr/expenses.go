@@ -24,7 +24,7 @@ import (
 const expensesUsage = `bananaqr expenses: the shared-expenses application's MCP server (tools at /mcp).
 
 Usage:
-  bananaqr expenses serve [--addr :8090] [storage]   serve MCP at /mcp
+  bananaqr expenses serve [--addr :8090] [--base-url URL] [storage]   serve MCP at /mcp
   bananaqr expenses user add <name> [storage]         add a user
   bananaqr expenses user list [storage]               list the users
   bananaqr expenses token <name> [--ttl 720h] [storage]   issue a bearer token (printed once)
@@ -33,8 +33,10 @@ Storage is SQLite by default: --db file (default bananaqr-expenses.db in the cur
 directory, env BANANAQR_EXPENSES_DB). --database-url postgres://… (env
 BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR;
 serve's --write-limit (writes a minute per user, default 120, 0 for none) is
-BANANAQR_EXPENSES_WRITE_LIMIT.
-Tool calls need "Authorization: Bearer <token>".
+BANANAQR_EXPENSES_WRITE_LIMIT. --base-url (env BANANAQR_EXPENSES_BASE_URL) is the server's
+public origin, such as https://expenses.example.com (default http://localhost:<port>): the
+protected resource metadata and the 401's WWW-Authenticate name URLs under it.
+Tool calls need "Authorization: Bearer <token>"; without a valid one they are answered 401.
 `
 
 const defaultExpensesDB = "bananaqr-expenses.db"
@@ -224,12 +226,20 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	defer st.Close()
 	svc := service.New(st, nil)
 	svc.LimitWrites(f.writeLimit)
-	srv := f.mcpHTTPServer(svc, handler, logger)
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fail("%v", err)
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "path", "/mcp")
+	base := f.baseURL
+	if base == "" {
+		base = localBaseURL(ln.Addr())
+	}
+	srv, err := f.mcpHTTPServer(svc, base, handler, logger)
+	if err != nil {
+		ln.Close()
+		return fail("%v", err)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "path", mcpserver.EndpointPath, "endpoint", base+mcpserver.EndpointPath)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -243,6 +253,8 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 type expensesServeFlags struct {
 	expensesFlags
 	addr            string
+	baseURL         string
+	docsURL         string
 	allowAnyHost    bool
 	shutdownTimeout time.Duration
 	writeLimit      int
@@ -257,6 +269,10 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 		f.addr = ":8090"
 	}
 	f.StringVar(&f.addr, "addr", f.addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
+	f.StringVar(&f.baseURL, "base-url", getenv("BANANAQR_EXPENSES_BASE_URL"),
+		"the server's public origin `URL`, such as https://expenses.example.com, that the protected resource metadata and the 401's challenge name (env BANANAQR_EXPENSES_BASE_URL; default http://localhost:<port>)")
+	f.StringVar(&f.docsURL, "docs-url", getenv("BANANAQR_EXPENSES_DOCS_URL"),
+		"`URL` of a page that tells users how to get a token, named by the metadata's resource_documentation (env BANANAQR_EXPENSES_DOCS_URL; default the page the server serves at /)")
 	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
 	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
 	f.writeLimit = service.DefaultWritesPerMinute
@@ -289,22 +305,48 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", f.writeLimit)
 		return 2, true
 	}
+	base := f.baseURL
+	if base == "" {
+		base = "http://localhost" // the default's form; its port is known once listening
+	}
+	if err := mcpserver.CheckURLs(base, f.docsURL); err != nil {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: --base-url or --docs-url: %v\n", err)
+		return 2, true
+	}
 	return 0, false
 }
 
-// mcpHTTPServer returns the HTTP server of the MCP edge over svc, with its timeouts and
-// bounds, logging its own errors through handler.
-func (f *expensesServeFlags) mcpHTTPServer(svc *service.Service, handler slog.Handler, logger *slog.Logger) *http.Server {
+// mcpHTTPServer returns the HTTP server of the MCP edge over svc, whose public origin is base,
+// with its timeouts and bounds, logging its own errors through handler; it fails when base or
+// --docs-url is not a usable URL.
+func (f *expensesServeFlags) mcpHTTPServer(svc *service.Service, base string, handler slog.Handler, logger *slog.Logger) (*http.Server, error) {
+	h, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
+		DisableLocalhostProtection: f.allowAnyHost, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
 	return &http.Server{
-		Handler: mcpserver.Handler(svc,
-			mcpserver.Options{DisableLocalhostProtection: f.allowAnyHost, Logger: logger}),
+		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}, nil
+}
+
+// localBaseURL is the base URL of a server listening at addr when no --base-url is given:
+// http, and localhost for an address that is every interface's.
+func localBaseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
 	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // serveMCPUntilDone serves srv on ln until ctx is done, then gives the requests in flight

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -173,5 +174,112 @@ func TestExpensesWriteLimit(t *testing.T) {
 		}
 		cancel()
 		<-done
+	}
+}
+
+// startExpensesServe runs expensesServe with args and env on a free loopback port until the
+// test ends, and returns its address and its log.
+func startExpensesServe(t *testing.T, args []string, env map[string]string) (string, *bytes.Buffer) {
+	t.Helper()
+	env["BANANAQR_EXPENSES_ADDR"] = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	done := make(chan int, 1)
+	var stderr bytes.Buffer // written by the server until done, read after
+	go func() {
+		done <- expensesServe(ctx, args, func(k string) string { return env[k] }, &stderr, func(a net.Addr) { addrs <- a })
+	}()
+	select {
+	case addr := <-addrs:
+		t.Cleanup(func() {
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("exit %d", code)
+			}
+		})
+		return addr.String(), &stderr
+	case code := <-done:
+		cancel()
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	return "", nil
+}
+
+// TestExpensesServeAuth: a tool call without a token is 401 with a challenge naming the
+// protected resource metadata, whose resource is the endpoint's public URL: by default
+// http://<listening address>/mcp, else under --base-url (or its environment variable); the
+// metadata names --docs-url as resource_documentation. A base URL that is not an origin is a
+// usage error.
+func TestExpensesServeAuth(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	for _, c := range []struct {
+		args               []string
+		env                map[string]string
+		wantBase, wantDocs string // "" for the defaults
+	}{
+		{nil, map[string]string{}, "", ""},
+		{[]string{"--base-url", "https://expenses.example.com", "--docs-url", "https://docs.example.com/tokens"}, map[string]string{},
+			"https://expenses.example.com", "https://docs.example.com/tokens"},
+		{nil, map[string]string{"BANANAQR_EXPENSES_BASE_URL": "https://e.example.org:8443/"}, "https://e.example.org:8443", ""},
+	} {
+		c.env["BANANAQR_EXPENSES_DB"] = db
+		addr, _ := startExpensesServe(t, c.args, c.env)
+		base := c.wantBase
+		if base == "" {
+			base = "http://" + addr // the listener's, 127.0.0.1
+		}
+		docs := c.wantDocs
+		if docs == "" {
+			docs = base + "/"
+		}
+		req, _ := http.NewRequest("POST", "http://"+addr+"/mcp",
+			strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		metadataURL := base + "/.well-known/oauth-protected-resource/mcp"
+		if want := `Bearer resource_metadata="` + metadataURL + `"`; resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
+			t.Errorf("%v %v: %d %q, want 401 %q", c.args, c.env, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+		}
+		resp, err = http.Get("http://" + addr + strings.TrimPrefix(metadataURL, base))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Resource              string `json:"resource"`
+			ResourceDocumentation string `json:"resource_documentation"`
+		}
+		json.NewDecoder(resp.Body).Decode(&doc)
+		resp.Body.Close()
+		if doc.Resource != base+"/mcp" || doc.ResourceDocumentation != docs {
+			t.Errorf("%v %v: metadata %+v, want resource %s/mcp and documentation %s", c.args, c.env, doc, base, docs)
+		}
+	}
+	for _, bad := range [][]string{{"--base-url", "https://expenses.example.com/app"}, {"--base-url", "expenses.example.com"},
+		{"--docs-url", "docs"}} {
+		var stderr bytes.Buffer
+		getenv := func(k string) string { return map[string]string{"BANANAQR_EXPENSES_DB": db}[k] }
+		if code := expensesServe(context.Background(), bad, getenv, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), bad[1]) {
+			t.Errorf("%q: exit %d %s", bad, code, stderr.String())
+		}
+	}
+}
+
+// TestLocalBaseURL: without --base-url the origin is the listener's, localhost for every
+// interface.
+func TestLocalBaseURL(t *testing.T) {
+	for addr, want := range map[string]string{"0.0.0.0:8090": "http://localhost:8090", "[::]:8090": "http://localhost:8090",
+		"127.0.0.1:8090": "http://127.0.0.1:8090", "[::1]:8090": "http://[::1]:8090", ":8090": "http://localhost:8090"} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := localBaseURL(a); got != want {
+			t.Errorf("%s: %s, want %s", addr, got, want)
+		}
 	}
 }

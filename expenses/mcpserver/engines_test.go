@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"reflect"
 	"sync"
 	"testing"
@@ -34,9 +33,8 @@ func fixtureOn(t *testing.T, st *store.Store) *fixture {
 		}
 	}
 	befriend(t, svc, f.tokens, "Anna", "Ben")
-	ts := httptest.NewServer(Handler(svc, Options{}))
-	t.Cleanup(ts.Close)
-	f.url = ts.URL + "/mcp"
+	f.base = serveEdge(t, svc, Options{})
+	f.url = f.base + EndpointPath
 	return f
 }
 

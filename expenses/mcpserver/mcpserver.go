@@ -8,14 +8,18 @@
 // After the SDK has checked a call's arguments against the schema, they are decoded again from
 // the JSON text as sent (exactArgs), since the SDK reads numbers as float64 on the way.
 //
-// Authentication: every tools/call needs "Authorization: Bearer <token>" (a token from
-// "bananaqr expenses token"). The header reaches the tools through the SDK's request extra
-// (req.Extra.Header), since the SDK does not hand the HTTP request's context to tool
-// handlers. A receiving middleware authenticates each tools/call before its arguments are
-// read and puts the caller in the handler's context. initialize and tools/list need no
-// token: the tool list is the same for everyone and reveals no data, and clients discover
-// tools before they are configured with a token. HTTP requests without a token are never
-// refused at the HTTP level, so every client gets a JSON-RPC answer.
+// Authentication (auth.go): a tools/call of one of the tools needs "Authorization: Bearer
+// <token>" (a token from "bananaqr expenses token"); without a valid one the HTTP answer is 401
+// with a WWW-Authenticate challenge that names the protected resource metadata of RFC 9728
+// (metadata.go). initialize and tools/list need no token; a token that is sent is always
+// checked; a call of an unknown tool is a JSON-RPC error whatever the token. The caller the
+// HTTP layer authenticated reaches the tools through the SDK's request extra
+// (req.Extra.TokenInfo), since the SDK does not hand the HTTP request's context to tool
+// handlers; a tool that finds none answers UNAUTHORIZED.
+//
+// The HTTP handler also answers CORS preflights and sets CORS headers with the MCP transport's
+// headers (package internal/cors), serves a page on how to get a token, and writes an access
+// log without secrets (access.go).
 //
 // Tool errors (spec 7.4) are results with isError true whose one text content is the JSON
 // object {"error": "...", "code": "UNAUTHORIZED|FORBIDDEN|NOT_FOUND|INVALID_INPUT"}; they carry
@@ -32,11 +36,14 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"slices"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/internal/cors"
 )
 
 // Version is the version the server reports.
@@ -50,11 +57,18 @@ const MaxRequestBody = 1 << 20
 
 // Options configures the edge.
 type Options struct {
+	// BaseURL is the server's public origin, such as https://expenses.example.com: the MCP
+	// endpoint's public URL is BaseURL + "/mcp", the protected resource of the metadata and of
+	// the 401's challenge. Required; never taken from a request's Host.
+	BaseURL string
+	// DocumentationURL is the metadata's resource_documentation, a page that says how tokens
+	// are obtained; by default the page this server serves at BaseURL + "/".
+	DocumentationURL string
 	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
 	// requests that reach a loopback listener with another Host: needed behind a reverse
 	// proxy on the same machine.
 	DisableLocalhostProtection bool
-	// Logger receives internal errors; slog.Default() when nil.
+	// Logger receives the access log and internal errors; slog.Default() when nil.
 	Logger *slog.Logger
 }
 
@@ -62,23 +76,54 @@ type Options struct {
 var ToolNames = []string{"get_balances", "list_expenses", "get_expense", "add_expense", "delete_expense",
 	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "add_friend", "list_friends", "get_me"}
 
-// Handler returns the HTTP handler serving MCP at /mcp; other paths are 404.
-func Handler(svc *service.Service, opts Options) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", NewMCPHandler(svc, opts))
-	return mux
-}
+// corsMaxAge is how long a browser may keep a preflight's answer.
+const corsMaxAge = 24 * time.Hour
 
-// NewMCPHandler returns the MCP handler itself, for mounting at another path.
-func NewMCPHandler(svc *service.Service, opts Options) http.Handler {
+// mcpCORS is the CORS policy of every route: a browser-hosted MCP client may send the headers
+// of the Streamable HTTP transport, the bearer token among them, and read its response headers
+// (WWW-Authenticate among them). The metadata takes the same request headers, since clients
+// send Mcp-Protocol-Version when they fetch it.
+var mcpCORS = cors.New(cors.MCPRequestHeaders, cors.MCPResponseHeaders, corsMaxAge)
+
+// Handler returns the server's HTTP handler: MCP at /mcp (POST), the protected resource
+// metadata at /.well-known/oauth-protected-resource and at its path-suffixed form
+// /.well-known/oauth-protected-resource/mcp, and the page on how to get a token at / (GET and
+// HEAD); other paths are 404. It fails when opts.BaseURL or opts.DocumentationURL is not a
+// usable URL.
+func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	urls, err := newPublicURLs(opts.BaseURL, opts.DocumentationURL)
+	if err != nil {
+		return nil, err
+	}
 	server := NewServer(svc, opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: opts.DisableLocalhostProtection,
 		MaxRequestBodyBytes: MaxRequestBody, Logger: opts.Logger,
 	})
+	logger := opts.Logger
+	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, sdk, func(ctx context.Context, msg string, err error) {
+		logger.ErrorContext(ctx, msg, "error", err.Error())
+	})
+	metadata, docs := metadataDocument(urls), docsDocument(urls, ToolNames)
+	mux := http.NewServeMux()
+	routes := map[string]bool{}
+	for path, h := range map[string]http.Handler{
+		EndpointPath:                  mcpCORS.Handler(http.MethodPost, gate),
+		metadataPrefix:                mcpCORS.Handler("GET, HEAD", metadata),
+		metadataPrefix + EndpointPath: mcpCORS.Handler("GET, HEAD", metadata),
+		docsPath:                      mcpCORS.Handler("GET, HEAD", docs),
+	} {
+		pattern := path
+		if path == docsPath {
+			pattern = "/{$}" // the root only
+		}
+		mux.Handle(pattern, h)
+		routes[path] = true
+	}
+	return logRequests(logger, routes, mux), nil
 }
 
 // NewServer returns the MCP server with the thirteen tools.
@@ -245,7 +290,7 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 	ann.Title = title
 	mcp.AddTool(s, &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: in, OutputSchema: out, Annotations: ann},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ In) (*mcp.CallToolResult, any, error) {
-			c, err := e.caller(ctx, req)
+			c, err := e.caller(ctx)
 			if err != nil {
 				return e.toolError(name, err), nil, nil
 			}
@@ -302,25 +347,24 @@ type edge struct {
 
 type callerKey struct{}
 
-// middleware authenticates each tools/call before the SDK reads its arguments, so that a
-// call without a valid token is UNAUTHORIZED whatever its arguments, and turns the SDK's own
-// tool errors (arguments that do not match the schema) into INVALID_INPUT.
+// middleware puts the caller the HTTP layer authenticated (auth.go) in the context of each
+// tools/call, or answers UNAUTHORIZED when there is none, before the SDK reads the call's
+// arguments, so that such a call is UNAUTHORIZED whatever its arguments; a call of an unknown
+// tool goes on to the SDK's JSON-RPC error. It turns the SDK's own tool errors (arguments that
+// do not match the schema) into INVALID_INPUT.
 func (e *edge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "tools/call" {
 			return next(ctx, method, req)
 		}
 		r, ok := req.(*mcp.CallToolRequest)
-		if !ok {
+		if !ok || r.Params == nil || !slices.Contains(ToolNames, r.Params.Name) {
 			return next(ctx, method, req)
 		}
-		c, err := e.authenticate(ctx, r)
-		if err != nil {
-			name := ""
-			if r.Params != nil {
-				name = r.Params.Name
-			}
-			return e.toolError(name, err), nil
+		c, ok := authenticatedCaller(r)
+		if !ok {
+			_, err := e.svc.Authenticate(ctx, "") // UNAUTHORIZED, "authentication required"
+			return e.toolError(r.Params.Name, err), nil
 		}
 		res, err := next(context.WithValue(ctx, callerKey{}, c), method, req)
 		if tr, ok := res.(*mcp.CallToolResult); ok && err == nil && tr.IsError && tr.GetError() != nil {
@@ -330,20 +374,21 @@ func (e *edge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// caller returns the caller the middleware authenticated, or authenticates the request.
-func (e *edge) caller(ctx context.Context, req *mcp.CallToolRequest) (service.Caller, error) {
+// authenticatedCaller returns the caller the HTTP layer put in the call's token info.
+func authenticatedCaller(req *mcp.CallToolRequest) (service.Caller, bool) {
+	if req.Extra == nil || req.Extra.TokenInfo == nil {
+		return service.Caller{}, false
+	}
+	c, ok := req.Extra.TokenInfo.Extra[callerInfoKey].(service.Caller)
+	return c, ok
+}
+
+// caller returns the caller the middleware put in ctx.
+func (e *edge) caller(ctx context.Context) (service.Caller, error) {
 	if c, ok := ctx.Value(callerKey{}).(service.Caller); ok {
 		return c, nil
 	}
-	return e.authenticate(ctx, req)
-}
-
-func (e *edge) authenticate(ctx context.Context, req *mcp.CallToolRequest) (service.Caller, error) {
-	var h string
-	if req.Extra != nil && req.Extra.Header != nil {
-		h = req.Extra.Header.Get("Authorization")
-	}
-	return e.svc.Authenticate(ctx, service.BearerToken(h))
+	return e.svc.Authenticate(ctx, "") // UNAUTHORIZED; not reached, as the middleware answers first
 }
 
 // toolError returns err as a tool error; errors that are not *service.Error are logged and

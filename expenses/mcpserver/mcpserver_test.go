@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
@@ -19,8 +22,27 @@ import (
 )
 
 type fixture struct {
-	url    string
-	tokens map[string]string
+	base, url string // the server's base URL and its MCP endpoint
+	tokens    map[string]string
+}
+
+// serveEdge serves the edge's Handler on svc over HTTP with opts, its BaseURL set to the
+// server's own, logging to the test's output unless opts has a logger, and returns the base URL.
+func serveEdge(t *testing.T, svc *service.Service, opts Options) string {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	opts.BaseURL = "http://" + ts.Listener.Addr().String()
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
+	}
+	h, err := Handler(svc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return opts.BaseURL
 }
 
 // newFixture serves the edge over HTTP on a service on st, with users Anna, Ben and Dora and
@@ -45,9 +67,8 @@ func newFixture(t *testing.T, st *store.Store) *fixture {
 		t.Fatal(err)
 	}
 	f.tokens["unknown"], _ = service.NewToken()
-	ts := httptest.NewServer(Handler(svc, Options{}))
-	t.Cleanup(ts.Close)
-	f.url = ts.URL + "/mcp"
+	f.base = serveEdge(t, svc, Options{})
+	f.url = f.base + EndpointPath
 	return f
 }
 
@@ -139,6 +160,24 @@ func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string
 	return body["error"]
 }
 
+// wantUnauthorized checks that calling tool is refused with the 401's JSON-RPC error, whose
+// data is the tool error {error, code: UNAUTHORIZED}, as the SDK's client reports it.
+func wantUnauthorized(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) {
+	t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnauthorized {
+		t.Fatalf("%s %v: %v, want the JSON-RPC error %d", tool, args, err, CodeUnauthorized)
+	}
+	var data service.Error
+	if err := json.Unmarshal(rpcErr.Data, &data); err != nil || data.Code != service.CodeUnauthorized {
+		t.Fatalf("%s: error data %s: %v", tool, rpcErr.Data, err)
+	}
+}
+
 // undescribed returns the paths of the properties of a JSON schema, at any depth, that have no
 // description: the records a tool returns are documented field by field.
 func undescribed(schema any, path string) []string {
@@ -223,12 +262,9 @@ func TestToolList(t *testing.T) {
 		if a := tools["delete_expense"].Annotations; a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
 			t.Errorf("delete_expense annotations %+v", a)
 		}
-		// tools/call needs one.
-		wantError(t, cs, "get_me", nil, service.CodeUnauthorized)
-		wantError(t, cs, "add_expense", map[string]any{"amount": "abc"}, service.CodeUnauthorized)
-		wantError(t, f.session(t, "unknown"), "get_me", nil, service.CodeUnauthorized)
-		time.Sleep(time.Millisecond)
-		wantError(t, f.session(t, "expired"), "get_me", nil, service.CodeUnauthorized)
+		// tools/call needs one (auth_test.go has the rest).
+		wantUnauthorized(t, cs, "get_me", nil)
+		wantUnauthorized(t, cs, "add_expense", map[string]any{"amount": "abc"})
 	})
 }
 
@@ -317,7 +353,7 @@ func TestFlow(t *testing.T) {
 		if cb := call[service.Balances](t, ben, "get_balances", nil); len(cb.OwedToYou) != 0 {
 			t.Errorf("Ben is owed after a refused expense: %+v", cb)
 		}
-		wantError(t, f.session(t, ""), "get_balances", nil, service.CodeUnauthorized)
+		wantUnauthorized(t, f.session(t, ""), "get_balances", nil)
 		if msg := wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR",
 			"splits": map[string]any{"me": 1, "Zed": 1}}, service.CodeInvalidInput); !strings.Contains(msg, "Zed") || !strings.Contains(msg, "Ben") {
 			t.Errorf("unknown person: %q does not name it and the candidates", msg)
@@ -351,36 +387,6 @@ func TestFlow(t *testing.T) {
 		fr := call[service.Friends](t, anna, "list_friends", nil)
 		if !reflect.DeepEqual(fr.Friends, []service.Friend{{Name: "Ben", Registered: true}, {Name: "Carl", Registered: false}}) {
 			t.Errorf("Anna's friends %+v", fr)
-		}
-	})
-}
-
-// TestUnauthenticatedHTTP checks that a request without a token gets a JSON-RPC answer.
-func TestUnauthenticatedHTTP(t *testing.T) {
-	storetest.Engines(t, func(t *testing.T, st *store.Store) {
-		f := newFixture(t, st)
-		req, _ := http.NewRequest("POST", f.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var body struct {
-			Result struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
-			t.Fatalf("status %d: %v", resp.StatusCode, err)
-		}
-		if !body.Result.IsError || len(body.Result.Content) != 1 || !strings.Contains(body.Result.Content[0].Text, `"code":"UNAUTHORIZED"`) {
-			t.Fatalf("answer %+v", body)
 		}
 	})
 }

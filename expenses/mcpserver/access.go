@@ -1,0 +1,108 @@
+// The access log: one line a request, with what identifies the request but never a secret.
+
+package mcpserver
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// rpcMethods are the JSON-RPC methods of MCP (client to server) the access log names; any
+// other method is logged as "other", since a method name is read from the body, which the log
+// never quotes.
+var rpcMethods = map[string]bool{
+	"initialize": true, "ping": true, "server/discover": true,
+	"tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"prompts/list": true, "prompts/get": true, "completion/complete": true, "logging/setLevel": true,
+	"notifications/initialized": true, "notifications/cancelled": true, "notifications/progress": true,
+	"notifications/roots/list_changed": true,
+}
+
+// requestNote is what the access log learns about a request from the handlers that serve it.
+type requestNote struct {
+	rpc  string // the JSON-RPC method (see rpcMethods), "batch", or "" when none was read
+	tool string // the tool a tools/call names, when it is one of the tools
+	user string // the id of the user the token authenticated
+}
+
+type noteKey struct{}
+
+// noteOf returns the request's note, or a note nobody reads when the request is not logged.
+func noteOf(ctx context.Context) *requestNote {
+	if n, ok := ctx.Value(noteKey{}).(*requestNote); ok {
+		return n
+	}
+	return &requestNote{}
+}
+
+// setRPC notes the method and the tool of body's one message.
+func (n *requestNote) setRPC(body rpcBody, tools map[string]bool) {
+	switch {
+	case !body.read:
+	case body.batch:
+		n.rpc = "batch"
+	case rpcMethods[body.calls[0].Method]:
+		n.rpc = body.calls[0].Method
+		if t := body.calls[0].toolName(); tools[t] {
+			n.tool = t
+		}
+	default:
+		n.rpc = "other"
+	}
+}
+
+// logRequests wraps next with the access log: a line "request" a request, at level Info, with
+// the HTTP method, the route (one of routes, else "(unknown)"), status, bytes sent, duration,
+// and, for MCP, the JSON-RPC method, the tool and the user's id. Never the Authorization
+// header, a token, the query string, the body or a path that is not a route.
+func logRequests(logger *slog.Logger, routes map[string]bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		note := &requestNote{}
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), noteKey{}, note)))
+		route := r.URL.Path
+		if !routes[route] {
+			route = "(unknown)"
+		}
+		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
+			slog.Int("bytes", rec.bytes), slog.Duration("duration", time.Since(start))}
+		if note.rpc != "" {
+			attrs = append(attrs, slog.String("rpc", note.rpc))
+		}
+		if note.tool != "" {
+			attrs = append(attrs, slog.String("tool", note.tool))
+		}
+		if note.user != "" {
+			attrs = append(attrs, slog.String("user", note.user))
+		}
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+	})
+}
+
+// recorder notes a response's status and size.
+type recorder struct {
+	http.ResponseWriter
+	status, bytes int
+	wrote         bool
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// Unwrap gives http.ResponseController the writer underneath (for Flush and deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

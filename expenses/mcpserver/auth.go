@@ -1,0 +1,255 @@
+// Bearer-token authentication at the HTTP level, where MCP clients look for it (MCP
+// authorization, "Authorization Server Discovery" and "Access Token Usage"): a request that
+// needs a token and has none, or that sends a wrong one, is answered 401 Unauthorized with a
+// WWW-Authenticate challenge (RFC 6750 section 3) naming the protected resource metadata
+// (RFC 9728 section 5.1), before the MCP server reads it.
+//
+// Which requests need a token. The whole of /mcp is the protected resource, but discovery is
+// open: initialize, ping, tools/list and notifications need no token, because the tool list is
+// the same for everyone and reveals no data, and clients list tools before they are given a
+// token. A tools/call of one of the tools needs a valid token. A token that is sent is checked
+// on every request ("invalid or expired tokens MUST receive a HTTP 401", MCP authorization,
+// "Token Handling"), so a client with a wrong token learns it at initialize. One answer never
+// depends on the token: a tools/call of a tool that does not exist is the MCP server's JSON-RPC
+// error (invalid params, "unknown tool"), since no token could make it succeed.
+//
+// The gate reads the JSON-RPC message from the body (up to MaxRequestBody) and gives the body
+// back to the SDK unchanged. A body it cannot read is passed on: the SDK answers it with its
+// own error, and should it still reach a tool, the tool finds no caller and answers
+// UNAUTHORIZED (spec 7.4), so no tool ever runs for a caller the gate did not authenticate.
+
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/bananaqr/bananaqr/expenses/service"
+)
+
+// CodeUnauthorized is the JSON-RPC error code of a 401's body: a code of the range JSON-RPC
+// 2.0 (section 5.1) leaves to the server. Its data is the tool error object of spec 7.4, with
+// code UNAUTHORIZED.
+const CodeUnauthorized = -32001
+
+// codeInternalError is JSON-RPC 2.0's "Internal error" (section 5.1).
+const codeInternalError = -32603
+
+// rpcCall is what the gate reads of one JSON-RPC message: its id, method and, for
+// tools/call, the tool's name.
+type rpcCall struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// toolName returns the name a tools/call's params give, or "" when they give none.
+func (c *rpcCall) toolName() string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	if c.Method != "tools/call" || json.Unmarshal(c.Params, &p) != nil {
+		return ""
+	}
+	return p.Name
+}
+
+// rpcBody is what the gate knows of a POST body.
+type rpcBody struct {
+	read  bool      // the body is one JSON-RPC message or a batch of them
+	calls []rpcCall // the messages, in order
+	batch bool
+}
+
+// readRPCBody reads r's body, up to MaxRequestBody bytes, and puts it back for the next
+// handler, which sees the same bytes (and any beyond the limit, so that the SDK's own limit
+// still answers 413).
+func readRPCBody(r *http.Request) rpcBody {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return rpcBody{}
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(data), r.Body), r.Body}
+	if err != nil || len(data) > MaxRequestBody {
+		return rpcBody{}
+	}
+	data = bytes.TrimLeft(data, " \t\r\n")
+	var b rpcBody
+	if len(data) > 0 && data[0] == '[' {
+		b.batch = true
+		if json.Unmarshal(data, &b.calls) != nil {
+			return rpcBody{}
+		}
+	} else {
+		var c rpcCall
+		if json.Unmarshal(data, &c) != nil {
+			return rpcBody{}
+		}
+		b.calls = []rpcCall{c}
+	}
+	b.read = true
+	return b
+}
+
+// readCloser reads from one reader and closes another: the body put back after reading.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// single returns the one message of a body that is not a batch.
+func (b *rpcBody) single() (rpcCall, bool) {
+	if !b.read || b.batch || len(b.calls) != 1 {
+		return rpcCall{}, false
+	}
+	return b.calls[0], true
+}
+
+// authGate authenticates requests to the MCP endpoint before the SDK's handler serves them.
+type authGate struct {
+	svc   *service.Service
+	tools map[string]bool // the tools' names
+	// challenge is the WWW-Authenticate value of a request without a token (RFC 6750 3):
+	// the scheme and the resource_metadata parameter (RFC 9728 5.1).
+	challenge string
+	// howToGetToken ends the message of a 401: where the documentation says how tokens are
+	// obtained.
+	howToGetToken string
+	// sdk is the SDK's handler; withCaller is the same behind auth.RequireBearerToken, for
+	// authenticated requests: the SDK hands tool handlers the TokenInfo that middleware puts
+	// in the request's context (as req.Extra.TokenInfo), and only that middleware can put it
+	// there. Its verifier only reads the caller the gate has already authenticated.
+	sdk, withCaller http.Handler
+	log             func(ctx context.Context, msg string, err error)
+}
+
+// authenticatedKey is the context key of the caller the gate authenticated, for the verifier.
+type authenticatedKey struct{}
+
+// callerInfoKey is the key of the caller in TokenInfo.Extra.
+const callerInfoKey = "bananaqr.caller"
+
+func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, sdk http.Handler,
+	log func(context.Context, string, error)) *authGate {
+	g := &authGate{svc: svc, tools: map[string]bool{}, sdk: sdk, log: log,
+		challenge:     `Bearer resource_metadata="` + metadataURL + `"`,
+		howToGetToken: "; how to get a token: " + docsURL}
+	for _, t := range tools {
+		g.tools[t] = true
+	}
+	verify := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		c, ok := ctx.Value(authenticatedKey{}).(service.Caller)
+		if !ok {
+			return nil, auth.ErrInvalidToken // not reached: the gate calls withCaller only after authenticating
+		}
+		return &auth.TokenInfo{UserID: c.UserID, Extra: map[string]any{callerInfoKey: c}}, nil
+	}
+	g.withCaller = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(sdk)
+	return g
+}
+
+// ServeHTTP answers 401 when the request needs a token it lacks or sends a wrong one, and
+// passes it to the SDK otherwise, with the caller when a valid token was sent.
+func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body := readRPCBody(r)
+	note := noteOf(r.Context())
+	note.setRPC(body, g.tools)
+	if c, ok := body.single(); ok && c.Method == "tools/call" && !g.tools[c.toolName()] {
+		g.sdk.ServeHTTP(w, r) // the SDK's "unknown tool", whatever the token
+		return
+	}
+	token := service.BearerToken(r.Header.Get("Authorization"))
+	if token == "" && !g.needsToken(body) {
+		g.sdk.ServeHTTP(w, r)
+		return
+	}
+	caller, err := g.svc.Authenticate(r.Context(), token)
+	var se *service.Error
+	switch {
+	case errors.As(err, &se) && token == "":
+		// RFC 6750 3.1: a request without authentication gets no error code.
+		g.unauthorized(w, body, g.challenge, se.Message)
+		return
+	case errors.As(err, &se):
+		// RFC 6750 3.1: invalid_token, "expired, revoked, malformed, or invalid for other
+		// reasons"; error_description is for the developer.
+		g.unauthorized(w, body, g.challenge+`, error="invalid_token", error_description="`+
+			descriptionChars(se.Message)+`"`, se.Message)
+		return
+	case err != nil:
+		g.log(r.Context(), "authentication failed", err)
+		msg := "internal error; try again later"
+		writeRPCError(w, http.StatusServiceUnavailable, body, codeInternalError, msg,
+			&service.Error{Code: CodeInternal, Message: msg})
+		return
+	}
+	note.user = caller.UserID
+	g.withCaller.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authenticatedKey{}, caller)))
+}
+
+// needsToken reports whether body calls one of the tools (in a batch: any message does).
+func (g *authGate) needsToken(body rpcBody) bool {
+	for i := range body.calls {
+		if g.tools[body.calls[i].toolName()] {
+			return true
+		}
+	}
+	return false
+}
+
+// unauthorized answers 401 with the challenge, and a JSON-RPC error whose message says what
+// is wrong and where to read how to get a token, so that a client that shows the body (or
+// the SDK's client, which returns it as the call's error) tells its user.
+func (g *authGate) unauthorized(w http.ResponseWriter, body rpcBody, challenge, msg string) {
+	w.Header().Set("WWW-Authenticate", challenge)
+	msg += g.howToGetToken
+	writeRPCError(w, http.StatusUnauthorized, body, CodeUnauthorized, msg,
+		&service.Error{Code: service.CodeUnauthorized, Message: msg})
+}
+
+// rpcErrorResponse is a JSON-RPC 2.0 error response (section 5).
+type rpcErrorResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcError        `json:"error"`
+}
+
+// rpcError is a JSON-RPC 2.0 error object (section 5.1).
+type rpcError struct {
+	Code    int            `json:"code"`
+	Message string         `json:"message"`
+	Data    *service.Error `json:"data"`
+}
+
+// writeRPCError writes status with a JSON-RPC error response (JSON-RPC 2.0 section 5) to the
+// request's one message (id null for a batch or an unread body), whose data is the tool
+// error object of spec 7.4.
+func writeRPCError(w http.ResponseWriter, status int, body rpcBody, code int, msg string, data *service.Error) {
+	id := json.RawMessage("null")
+	if c, ok := body.single(); ok && len(c.ID) > 0 {
+		id = c.ID
+	}
+	out, _ := json.Marshal(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: rpcError{code, msg, data}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(out)
+}
+
+// descriptionChars returns s with the characters RFC 6750 3 does not allow in
+// error_description (outside %x20-21 / %x23-5B / %x5D-7E) replaced by "?".
+func descriptionChars(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return '?'
+		}
+		return c
+	}, s)
+}
