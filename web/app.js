@@ -1,10 +1,10 @@
 // bananaqr's page: a live preview of the code the form describes, made by this service's own
-// API (POST /api/qr-code, so that Wi-Fi passwords and contacts never go into a URL), downloads,
-// and the API's errors shown beside the field they concern. No framework, no build step, no
-// request to anyone but this service.
+// API (POST /api/qr-code, so that Wi-Fi passwords and contacts never go into a URL), a sample
+// code before anything is typed, downloads, and the API's errors shown beside the field they
+// concern. No framework, no build step, no request to anyone but this service.
 // One file of over 400 lines on purpose: the page loads it in one request, with no build step or
-// module graph; its sections (reading the form, the live preview, errors, downloads and copies,
-// the controls) are marked by rules below.
+// module graph; its sections (reading the form, the live preview and its sample, errors,
+// downloads and copies, the controls) are marked by rules below.
 'use strict';
 
 (() => {
@@ -34,6 +34,10 @@
   const STYLE_FIELDS = [...new Set([...document.querySelectorAll('[data-style]')].map((el) => el.dataset.style))];
   const ALIASES = JSON.parse(document.getElementById('qr-form').dataset.aliases);
 
+  // The sample: until the user types into the form's content, the preview shows the code of the
+  // Link field's placeholder, asked for like any other code (one request on load).
+  const SAMPLE_URL = $('url-url').placeholder;
+
   const form = $('qr-form');
   const preview = $('preview');
   const statusEl = $('status');
@@ -49,6 +53,8 @@
     imageURL: null, // the blob: URL of the preview
     cooldownUntil: 0,
     cooldownTimer: 0,
+    typed: false, // the user has typed into the form's content: no more sample
+    sampleWait: null, // a refused sample's Retry-After: { until, err, status }
     contrastController: null, // the GET /api/contrast in flight
     cache: new Map(), // request → JSON response, the last few, so that going back costs no request
   };
@@ -113,27 +119,31 @@
     if (cooling()) return; // the countdown calls update when it ends
     // Whatever the form says now, an answer to an earlier form must not land in the preview.
     abortPending();
-    const { type, body, missing, invalid } = collect();
+    const { type, body: asked, missing, invalid } = collect();
     clearErrors();
     if (invalid.length) {
       for (const e of invalid) showFieldError(e.el, e.message, e.hint);
       setState('error', `Not updated: ${invalid[0].message.toLowerCase()}.`);
       return;
     }
-    if (missing.length) {
+    // An empty Link field that was never typed into shows the sample, in the style chosen.
+    const sample = missing.length > 0 && type === 'url' && !state.typed && SAMPLE_URL !== '';
+    if (missing.length && !sample) {
       showEmpty(promptFor(type, missing));
       return;
     }
+    const body = sample ? { type, url: SAMPLE_URL, ...asked } : asked;
     const key = JSON.stringify(body);
-    if (key === state.shownKey && preview.dataset.state === 'ready') {
+    if (key === state.shownKey && preview.dataset.state === (sample ? 'sample' : 'ready')) {
       setBusy(false);
       return;
     }
     const cached = state.cache.get(key);
     if (cached) {
-      showResult(cached, body, key);
+      showResult(cached, body, key, sample);
       return;
     }
+    if (waitAfterSample(sample)) return;
     const controller = new AbortController();
     state.controller = controller;
     const seq = ++state.seq;
@@ -144,15 +154,20 @@
       if (!res.ok) {
         const err = await readError(res);
         if (seq !== state.seq) return;
-        handleError(res, err, type);
+        if (sample && (res.status === 429 || res.status === 503)) sampleRefused(res, err);
+        else handleError(res, err, type); // a style the service refuses is shown on the sample too
         return;
       }
       const data = await res.json();
       if (seq !== state.seq) return;
       remember(key, data);
-      showResult(data, body, key);
+      showResult(data, body, key, sample);
     } catch (e) {
       if (e.name === 'AbortError' || seq !== state.seq) return;
+      if (sample) {
+        showEmpty(TYPES.url.prompt); // the user asked for nothing: no alarm until they do
+        return;
+      }
       showGeneralError({ title: 'Cannot reach bananaqr', message: 'The service did not answer: the connection or the server is down.', hint: 'Check the connection, then try again.', retry: true });
       setState('error', 'The service did not answer.');
     } finally {
@@ -186,6 +201,41 @@
     if (state.cache.size > 24) state.cache.delete(state.cache.keys().next().value);
   }
 
+  // sampleRefused shows the empty preview when the service refuses the sample with 429 or 503:
+  // the user asked for nothing, so no countdown yet; but the Retry-After still holds (RFC 9110,
+  // 10.2.3), and waitAfterSample keeps it.
+  function sampleRefused(res, err) {
+    state.sampleWait = { until: Date.now() + retryAfter(res.headers.get('Retry-After')) * 1000, err, status: res.status };
+    showEmpty(TYPES.url.prompt);
+  }
+
+  // waitAfterSample reports whether a refused sample's Retry-After still runs, and then sends
+  // nothing: a sample waits quietly; the user's own code gets the countdown, as if refused.
+  function waitAfterSample(sample) {
+    const wait = state.sampleWait;
+    const left = wait ? Math.ceil((wait.until - Date.now()) / 1000) : 0;
+    if (left <= 0) {
+      state.sampleWait = null;
+      return false;
+    }
+    if (sample) {
+      showEmpty(TYPES.url.prompt);
+    } else {
+      state.sampleWait = null;
+      startCooldown(left, wait.err, wait.status);
+    }
+    return true;
+  }
+
+  // endSample ends the sample at the first keystroke in the form's content, before the debounce:
+  // a sample must never stand for what the user typed, nor land once they have.
+  function endSample() {
+    if (state.typed) return;
+    state.typed = true;
+    abortPending(); // until now, any request in flight was for the sample
+    if (!$('sample-badge').hidden) showEmpty('Your code appears here as you type.');
+  }
+
   function promptFor(type, missing) {
     if (type === 'wifi') {
       const names = missing.map((el) => (el.id === 'wifi-ssid' ? 'the network name' : 'the password'));
@@ -213,6 +263,7 @@
   function showEmpty(prompt) {
     state.shownKey = null;
     img.hidden = true;
+    $('sample-badge').hidden = true;
     $('qr-empty').hidden = false;
     $('qr-empty-text').textContent = prompt;
     $('meta').hidden = true;
@@ -222,7 +273,9 @@
     setState('empty', prompt);
   }
 
-  function showResult(data, body, key) {
+  // showResult shows a code: the user's, or the sample (marked so, with no link and no
+  // download, since it is nobody's code).
+  function showResult(data, body, key, sample = false) {
     const type = data.payload_type;
     const info = TYPES[type] || { label: type, article: 'a ' + type, private: data.payload === null };
     state.shownKey = key;
@@ -232,8 +285,9 @@
     state.imageURL = blobURL;
     img.src = blobURL;
     if (old) setTimeout(() => URL.revokeObjectURL(old), 1000);
-    img.alt = data.payload !== null ? `QR code: ${clip(data.payload, 200)}` : `QR code for ${info.article}`;
+    img.alt = data.payload !== null ? `${sample ? 'Sample QR code' : 'QR code'}: ${clip(data.payload, 200)}` : `QR code for ${info.article}`;
     img.hidden = false;
+    $('sample-badge').hidden = !sample;
     $('qr-empty').hidden = true;
 
     $('meta-type').textContent = info.label;
@@ -261,7 +315,7 @@
     }));
     warnings.hidden = warnings.children.length === 0;
 
-    const share = data.image_url !== null;
+    const share = data.image_url !== null && !sample;
     $('share').hidden = !share;
     if (share) {
       $('share-image-url').value = data.image_url;
@@ -271,7 +325,8 @@
       $('share-markdown').value = '';
     }
     preview.dataset.payloadType = type;
-    setState('ready', `Ready: ${info.article} code, version ${data.version}, error correction ${data.ecc}.`);
+    if (sample) setState('sample', `Sample: the code of ${data.payload}. Type a link to make your own.`);
+    else setState('ready', `Ready: ${info.article} code, version ${data.version}, error correction ${data.ecc}.`);
   }
 
   // clip shortens a long payload for display: its start, and how long it is.
@@ -661,6 +716,7 @@
       case 'text-text': countText(); break;
       default: break;
     }
+    if (t.closest('.type-panel')) endSample();
     if (t.name === 'type') showPanel(t.value);
     if (t.name === 'security') setSecurity();
     // Discrete choices answer at once; typing and dragging wait for a pause.

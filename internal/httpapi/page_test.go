@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,5 +62,36 @@ func TestPageRulesFromAPI(t *testing.T) {
 	}
 	if n := strings.Count(page, `data-style="corners" checked>`) + strings.Count(page, `data-style="ecc" checked>`); n != 2 {
 		t.Errorf("%d style radios checked, want 2 (one corners, one ecc)", n)
+	}
+}
+
+// TestPageBananaIsTheServiceMark: the page draws its banana (beside the title, on the logo
+// switch) with the very paths the service puts in the middle of a code, defined once in
+// web/index.html's #banana-mark, and holds no banana emoji, a glyph some systems lack.
+func TestPageBananaIsTheServiceMark(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	page := string(ts.get(t, "/").body)
+	if strings.Contains(page, "\U0001F34C") {
+		t.Error("the page holds the banana emoji U+1F34C: draw the banana instead (<use href=\"#banana-mark\"/>)")
+	}
+	start := strings.Index(page, `<symbol id="banana-mark"`)
+	end := strings.Index(page[max(start, 0):], "</symbol>")
+	if start < 0 || end < 0 {
+		t.Fatal(`the page has no <symbol id="banana-mark">…</symbol>`)
+	}
+	symbol := page[start : start+end]
+	// The mark is the code's last two paths (the yellow body, then the ink), after its modules.
+	code := ts.get(t, "/api/qr-code?url=example.com&logo=banana")
+	paths := regexp.MustCompile(`<path fill="#[0-9A-F]{6}" d="[^"]+"/>`).FindAllString(string(code.body), -1)
+	if code.status != http.StatusOK || len(paths) < 3 {
+		t.Fatalf("GET /api/qr-code?url=example.com&logo=banana: %d, %d paths", code.status, len(paths))
+	}
+	for _, mark := range paths[len(paths)-2:] {
+		if !strings.Contains(symbol, mark) {
+			t.Errorf("#banana-mark lacks the service's %.40s…: copy the last two paths of GET /api/qr-code?url=example.com&logo=banana into it", mark)
+		}
+	}
+	if n := strings.Count(page, `<use href="#banana-mark"/>`); n != 2 {
+		t.Errorf("%d uses of #banana-mark, want 2 (the title's banana and the logo switch's)", n)
 	}
 }
