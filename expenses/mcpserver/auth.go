@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -127,7 +128,7 @@ type authGate struct {
 	// in the request's context (as req.Extra.TokenInfo), and only that middleware can put it
 	// there. Its verifier only reads the caller the gate has already authenticated.
 	sdk, withCaller http.Handler
-	log             func(ctx context.Context, msg string, err error)
+	log             *slog.Logger // internal errors
 }
 
 // authenticatedKey is the context key of the caller the gate authenticated, for the verifier.
@@ -136,8 +137,9 @@ type authenticatedKey struct{}
 // callerInfoKey is the key of the caller in TokenInfo.Extra.
 const callerInfoKey = "bananaqr.caller"
 
-func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, sdk http.Handler,
-	log func(context.Context, string, error)) *authGate {
+// newAuthGate returns the gate in front of sdk, the SDK's handler, for the tools named
+// tools, whose challenge names metadataURL and whose 401s point at docsURL.
+func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, sdk http.Handler, log *slog.Logger) *authGate {
 	g := &authGate{svc: svc, tools: map[string]bool{}, sdk: sdk, log: log,
 		challenge:     `Bearer resource_metadata="` + metadataURL + `"`,
 		howToGetToken: "; how to get a token: " + docsURL}
@@ -184,10 +186,10 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			descriptionChars(se.Message)+`"`, se.Message)
 		return
 	case err != nil:
-		g.log(r.Context(), "authentication failed", err)
-		msg := "internal error; try again later"
-		writeRPCError(w, http.StatusServiceUnavailable, body, codeInternalError, msg,
-			&service.Error{Code: CodeInternal, Message: msg})
+		// The database could not say whose the token is: not a reason for the client to drop it.
+		g.log.ErrorContext(r.Context(), "authentication failed", "error", err.Error())
+		writeRPCError(w, http.StatusServiceUnavailable, body, codeInternalError, internalMessage,
+			&service.Error{Code: CodeInternal, Message: internalMessage})
 		return
 	}
 	note.user = caller.UserID

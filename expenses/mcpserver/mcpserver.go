@@ -52,6 +52,10 @@ const Version = "0.1.0"
 // CodeInternal is the code of an error that is not the caller's fault.
 const CodeInternal = "INTERNAL"
 
+// internalMessage is the message of an error that is not the caller's fault; the error itself
+// is logged.
+const internalMessage = "internal error; try again later"
+
 // MaxRequestBody caps the size of one request body.
 const MaxRequestBody = 1 << 20
 
@@ -103,27 +107,15 @@ func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: opts.DisableLocalhostProtection,
 		MaxRequestBodyBytes: MaxRequestBody, Logger: opts.Logger,
 	})
-	logger := opts.Logger
-	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, sdk, func(ctx context.Context, msg string, err error) {
-		logger.ErrorContext(ctx, msg, "error", err.Error())
-	})
+	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, sdk, opts.Logger)
 	metadata, docs := metadataDocument(urls), docsDocument(urls, ToolNames)
 	mux := http.NewServeMux()
-	routes := map[string]bool{}
-	for path, h := range map[string]http.Handler{
-		EndpointPath:                  mcpCORS.Handler(http.MethodPost, gate),
-		metadataPrefix:                mcpCORS.Handler("GET, HEAD", metadata),
-		metadataPrefix + EndpointPath: mcpCORS.Handler("GET, HEAD", metadata),
-		docsPath:                      mcpCORS.Handler("GET, HEAD", docs),
-	} {
-		pattern := path
-		if path == docsPath {
-			pattern = "/{$}" // the root only
-		}
-		mux.Handle(pattern, h)
-		routes[path] = true
-	}
-	return logRequests(logger, routes, mux), nil
+	mux.Handle(EndpointPath, mcpCORS.Handler(http.MethodPost, gate))
+	mux.Handle(metadataPrefix, mcpCORS.Handler("GET, HEAD", metadata))
+	mux.Handle(metadataPrefix+EndpointPath, mcpCORS.Handler("GET, HEAD", metadata))
+	mux.Handle("/{$}", mcpCORS.Handler("GET, HEAD", docs)) // docsPath, the root only
+	routes := map[string]bool{EndpointPath: true, metadataPrefix: true, metadataPrefix + EndpointPath: true, docsPath: true}
+	return logRequests(opts.Logger, routes, mux), nil
 }
 
 // NewServer returns the MCP server with the thirteen tools.
@@ -397,7 +389,7 @@ func (e *edge) toolError(tool string, err error) *mcp.CallToolResult {
 	var se *service.Error
 	if !errors.As(err, &se) {
 		e.log.Error("tool call failed", "tool", tool, "error", err.Error())
-		se = &service.Error{Code: CodeInternal, Message: "internal error; try again later"}
+		se = &service.Error{Code: CodeInternal, Message: internalMessage}
 	}
 	return errorResult(se)
 }
