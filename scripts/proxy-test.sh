@@ -16,7 +16,10 @@
 #   f. one replica SIGKILLed during a 20 s load (GET, POST /api/qr-code and POST /mcp, rate limit
 #      raised): every request answered 2xx (nginx retries on the other replica);
 #   g. a rolling restart under load (SIGTERM replica 1, wait for its exit, start it, wait until
-#      healthy, then replica 2): every request answered 2xx, both drained cleanly (exit 0).
+#      healthy, then replica 2): every request answered 2xx, both drained cleanly (exit 0);
+#   h. compose.yaml agrees with deploy/nginx.conf (it cannot run here: no registry): the
+#      upstream names are its replicas, on BANANAQR_ADDR's port, which trust nginx's address,
+#      share its Redis, have a base URL and the image's health check (python3-yaml).
 # nginx runs as a foreground process of this script with its own prefix, temp paths, pid file
 # and logs in a temporary directory, never as the system's service.
 #
@@ -419,6 +422,53 @@ wait "$load_pid"
 judge "g. rolling restart (SIGTERM, exit, start, healthy; replica 1 then 2) under 14 s of load" "$tmp/load-rolling.txt" \
 	"; exit statuses ${statuses[*]}; $(retried "$mark") retried on the other replica"
 [ "${statuses[*]}" = "0 0" ] || fail "g. a replica did not drain and exit 0 on SIGTERM: ${statuses[*]}"
+
+# --- h. compose.yaml and deploy/nginx.conf agree
+if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+	if problems=$(/usr/bin/python3 - compose.yaml deploy/nginx.conf <<'PY'
+import ipaddress, re, sys, urllib.parse, yaml
+compose = yaml.safe_load(open(sys.argv[1]))  # safe_load resolves the <<: merge of x-bananaqr
+nginx = open(sys.argv[2]).read()
+services, problems = compose["services"], []
+upstreams = set(re.findall(r"^\s*server\s+([\w.-]+:\d+)", nginx, re.M))
+proxy = services.get("proxy", {})
+if not any(v.startswith("./deploy/nginx.conf:/etc/nginx/conf.d/") for v in proxy.get("volumes", [])):
+    problems.append("proxy does not mount ./deploy/nginx.conf into /etc/nginx/conf.d/")
+if not any(str(p).endswith(":80") for p in proxy.get("ports", [])):
+    problems.append("proxy does not publish nginx's listen 80")
+proxy_addr = ipaddress.ip_address(proxy["networks"]["bananaqr"]["ipv4_address"])
+for upstream in sorted(upstreams):
+    name, port = upstream.split(":")
+    env = services.get(name, {}).get("environment")
+    if env is None:
+        problems.append(f"nginx's upstream {upstream}: no such service with an environment")
+        continue
+    if env.get("BANANAQR_ADDR", ":8080").rsplit(":", 1)[1] != port:
+        problems.append(f"{name} listens on {env.get('BANANAQR_ADDR')}, nginx sends to {upstream}")
+    trusted = [ipaddress.ip_network(t.strip(), strict=False) for t in env.get("BANANAQR_TRUSTED_PROXIES", "").split(",") if t.strip()]
+    if not any(proxy_addr in t for t in trusted):
+        problems.append(f"{name} does not trust nginx's address {proxy_addr}")
+    if urllib.parse.urlparse(env.get("BANANAQR_REDIS_URL", "")).hostname not in services:
+        problems.append(f"{name}'s BANANAQR_REDIS_URL is not a service of compose.yaml")
+    if not env.get("BANANAQR_BASE_URL"):
+        problems.append(f"{name} has no BANANAQR_BASE_URL")
+    if services[name].get("healthcheck", {}).get("test") != ["CMD", "/bananaqr", "healthcheck"]:
+        problems.append(f"{name}'s health check is not /bananaqr healthcheck")
+if len({u.split(":")[0] for u in upstreams}) != 2:
+    problems.append(f"nginx's upstreams {sorted(upstreams)}: want two replicas")
+print("; ".join(problems))
+sys.exit(1 if problems else 0)
+PY
+	); then
+		pass "h. compose.yaml agrees with deploy/nginx.conf: replicas bananaqr-1 and bananaqr-2 on nginx's upstream port, trusting nginx's address, one Redis, a base URL, /bananaqr healthcheck"
+	else
+		fail "h. compose.yaml and deploy/nginx.conf disagree: $problems"
+	fi
+elif [ -n "${CI:-}" ]; then
+	fail "h. python3-yaml is not installed"
+else
+	echo "SKIPPED: h. compose.yaml against deploy/nginx.conf needs python3-yaml"
+fi
 
 if [ "$failures" != 0 ]; then
 	echo "$failures check(s) failed"
