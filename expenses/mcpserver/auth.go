@@ -238,11 +238,14 @@ func writeRPCError(w http.ResponseWriter, status int, body rpcBody, code int, ms
 	if c, ok := body.single(); ok && len(c.ID) > 0 {
 		id = c.ID
 	}
-	out, _ := json.Marshal(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: rpcError{code, msg, data}})
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // "<token>", not "\u003ctoken\u003e"
+	enc.Encode(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: rpcError{code, msg, data}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(out)
+	w.Write(out.Bytes())
 }
 
 // descriptionChars returns s with the characters RFC 6750 3 does not allow in
