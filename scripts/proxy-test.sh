@@ -67,6 +67,7 @@ base_url=http://qr.example.test
 public_host=qr.example.test
 declare -A replica_pid=()
 nginx_pid=
+load_pid=
 failures=0
 
 redis_clean() {
@@ -76,6 +77,7 @@ redis_clean() {
 
 cleanup() {
 	local status=$?
+	[ -z "$load_pid" ] || kill "$load_pid" 2>/dev/null || true
 	for i in "${!replica_pid[@]}"; do
 		kill -KILL "${replica_pid[$i]}" 2>/dev/null || true
 	done
@@ -99,6 +101,8 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 pass() { echo "PASS: $*"; }
 fail() {
