@@ -23,12 +23,13 @@ LABEL org.opencontainers.image.title="bananaqr" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 
-# root and nonroot (65532) by name, as in the distroless images.
-COPY container/etc/passwd container/etc/group /etc/
+# root and nonroot (65532) by name, as in the distroless images. The modes are set, not taken
+# from the checkout (whose umask may make them group-writable).
+COPY --chmod=0644 container/etc/passwd container/etc/group /etc/
 # /data, owned by the user: the expenses database (and SQLite's temporary files) live here, and
 # a named volume mounted on it starts writable by the user.
-COPY --chown=65532:65532 container/data/ /data/
-COPY bananaqr /bananaqr
+COPY --chown=65532:65532 --chmod=0755 container/data/ /data/
+COPY --chmod=0755 bananaqr /bananaqr
 
 USER 65532:65532
 WORKDIR /data

@@ -52,6 +52,8 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT # so that cleanup runs on Ctrl-C or a kill too
+trap 'exit 143' TERM
 # A step that is not a check but fails (podman create, export, tar) ends the test: say where.
 trap 'echo "FAIL: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 
