@@ -64,6 +64,12 @@ gotest -count=1 $(go list ./... | grep -v -e '/internal/' -e '/cmd/' -e '/client
 step "MCP: the running server driven by the official MCP Inspector CLI"
 checked bash scripts/mcp-inspector.sh
 
+step "container image: podman build, then its entrypoint run from the exported filesystem (chroot)"
+checked bash scripts/container-test.sh # SKIPPED without root or podman, unless CI is set
+
+step "reverse proxy: nginx (deploy/nginx.conf) in front of two replicas sharing Redis, run natively"
+checked bash scripts/proxy-test.sh # SKIPPED without nginx, wrk, jq or BANANAQR_TEST_REDIS_URL, unless CI is set
+
 step "web page: end-to-end in headless Chromium"
 if command -v node >/dev/null; then
 	checked node e2e/run.mjs # SKIPPED without chromium or playwright-core (npm ci), unless CI is set
