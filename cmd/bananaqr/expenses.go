@@ -34,8 +34,11 @@ directory, env BANANAQR_EXPENSES_DB). --database-url postgres://… (env
 BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR;
 serve's --write-limit (writes a minute per user, default 120, 0 for none) is
 BANANAQR_EXPENSES_WRITE_LIMIT. --base-url (env BANANAQR_EXPENSES_BASE_URL) is the server's
-public origin, such as https://expenses.example.com (default http://localhost:<port>): the
-protected resource metadata and the 401's WWW-Authenticate name URLs under it.
+public origin, such as https://expenses.example.com (default: http://localhost:<port>, or the
+listening address when --addr names a host): the
+protected resource metadata and the 401's WWW-Authenticate name URLs under it; --docs-url
+(env BANANAQR_EXPENSES_DOCS_URL) is the page on how to get a token that the metadata names
+(default: the one the server serves at /).
 Tool calls need "Authorization: Bearer <token>"; without a valid one they are answered 401.
 `
 
@@ -270,7 +273,7 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 	}
 	f.StringVar(&f.addr, "addr", f.addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
 	f.StringVar(&f.baseURL, "base-url", getenv("BANANAQR_EXPENSES_BASE_URL"),
-		"the server's public origin `URL`, such as https://expenses.example.com, that the protected resource metadata and the 401's challenge name (env BANANAQR_EXPENSES_BASE_URL; default http://localhost:<port>)")
+		"the server's public origin `URL`, such as https://expenses.example.com, that the protected resource metadata and the 401's challenge name (env BANANAQR_EXPENSES_BASE_URL; default http://localhost:<port>, or the listening address when --addr names a host)")
 	f.StringVar(&f.docsURL, "docs-url", getenv("BANANAQR_EXPENSES_DOCS_URL"),
 		"`URL` of a page that tells users how to get a token, named by the metadata's resource_documentation (env BANANAQR_EXPENSES_DOCS_URL; default the page the server serves at /)")
 	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
