@@ -34,11 +34,10 @@ directory, env BANANAQR_EXPENSES_DB). --database-url postgres://… (env
 BANANAQR_EXPENSES_DATABASE_URL) uses PostgreSQL instead. --addr's env is BANANAQR_EXPENSES_ADDR;
 serve's --write-limit (writes a minute per user, default 120, 0 for none) is
 BANANAQR_EXPENSES_WRITE_LIMIT. --base-url (env BANANAQR_EXPENSES_BASE_URL) is the server's
-public origin, such as https://expenses.example.com (default: http://localhost:<port>, or the
-listening address when --addr names a host): the
-protected resource metadata and the 401's WWW-Authenticate name URLs under it; --docs-url
-(env BANANAQR_EXPENSES_DOCS_URL) is the page on how to get a token that the metadata names
-(default: the one the server serves at /).
+public origin, such as https://expenses.example.com, under which the protected resource
+metadata and the 401's WWW-Authenticate name URLs (default: http://localhost:<port>, or the
+listening address when --addr names a host); --docs-url (env BANANAQR_EXPENSES_DOCS_URL) is
+the page on how to get a token that the metadata names (default: the one served at /).
 Tool calls need "Authorization: Bearer <token>"; without a valid one they are answered 401.
 `
 
