@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
@@ -291,5 +292,36 @@ func TestAuthStoreDown(t *testing.T) {
 	if r := decodeRPC(t, got); got.status != http.StatusServiceUnavailable || r.Error == nil || r.Error.Code != -32603 ||
 		r.Error.Data.Code != CodeInternal || got.header.Get("WWW-Authenticate") != "" {
 		t.Fatalf("%d %s", got.status, got.body)
+	}
+}
+
+// TestToolsNeedCaller: a tool call that reaches the tools without a caller the HTTP layer
+// authenticated (here over an in-memory transport, which has no HTTP layer) is UNAUTHORIZED,
+// so no tool runs for a caller the gate did not check, whatever the gate reads of a body; an
+// unknown tool is still the SDK's JSON-RPC error.
+func TestToolsNeedCaller(t *testing.T) {
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	svc := service.New(st, nil)
+	if _, err := st.CreateUser(t.Context(), "Anna"); err != nil {
+		t.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ss, err := NewServer(svc, Options{}).Connect(t.Context(), serverSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(t.Context(), clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, tool := range ToolNames {
+		wantError(t, cs, tool, nil, service.CodeUnauthorized)
+	}
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("unknown tool: %v", err)
 	}
 }
