@@ -221,6 +221,7 @@ func TestExpensesServeAuth(t *testing.T) {
 		{[]string{"--base-url", "https://expenses.example.com", "--docs-url", "https://docs.example.com/tokens"}, map[string]string{},
 			"https://expenses.example.com", "https://docs.example.com/tokens"},
 		{nil, map[string]string{"BANANAQR_EXPENSES_BASE_URL": "https://e.example.org:8443/"}, "https://e.example.org:8443", ""},
+		{nil, map[string]string{"BANANAQR_EXPENSES_DOCS_URL": "https://docs.example.org/"}, "", "https://docs.example.org/"},
 	} {
 		c.env["BANANAQR_EXPENSES_DB"] = db
 		addr, _ := startExpensesServe(t, c.args, c.env)
