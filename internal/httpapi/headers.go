@@ -22,8 +22,6 @@ const (
 	headerContentDisposition = "Content-Disposition"
 	headerRetryAfter         = "Retry-After"
 	headerRequestID          = "X-Request-Id"
-	headerAllowOrigin        = "Access-Control-Allow-Origin"
-	headerExposeHeaders      = "Access-Control-Expose-Headers"
 	headerRateLimitLimit     = "Ratelimit-Limit"
 	headerRateLimitRemaining = "Ratelimit-Remaining"
 	headerRateLimitReset     = "Ratelimit-Reset"
@@ -45,8 +43,7 @@ var codeHeaders = []string{headerContentDisposition, headerPayloadType, headerPa
 // types, the payload types, logo names, formats and the constant headers. Responses
 // share the slices; net/http only reads them, and Header.Add would copy a full one.
 var sharedValues = func() map[string][]string {
-	values := []string{"*", "private, no-store", "percent", "60", "1", exposedHeaders,
-		"image/svg+xml", "image/png", "application/json"}
+	values := []string{"private, no-store", "percent", "60", "1", "image/svg+xml", "image/png", "application/json"}
 	for _, t := range payload.Types {
 		values = append(values, string(t))
 	}

@@ -9,7 +9,7 @@ import (
 // Header.Get and net/http look them up by.
 func TestHeaderNamesCanonical(t *testing.T) {
 	for _, k := range append(codeHeaders, headerCacheControl, headerContentType, headerRetryAfter, headerRequestID,
-		headerAllowOrigin, headerExposeHeaders, headerRateLimitLimit, headerRateLimitRemaining, headerRateLimitReset) {
+		headerRateLimitLimit, headerRateLimitRemaining, headerRateLimitReset) {
 		if c := http.CanonicalHeaderKey(k); c != k {
 			t.Errorf("%q is not canonical: %q", k, c)
 		}
