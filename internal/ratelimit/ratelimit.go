@@ -28,6 +28,13 @@ type Limiter interface {
 	Allow(ctx context.Context, caller string) (Decision, error)
 }
 
+// A BatchLimiter also decides for n codes at once, all or none: a caller whose budget has room
+// for fewer than n has none of them counted. Memory and Redis are BatchLimiters.
+type BatchLimiter interface {
+	Limiter
+	AllowN(ctx context.Context, caller string, n int) (Decision, error)
+}
+
 // Memory is a Limiter that keeps each caller's budget in memory by GCRA, the generic cell rate
 // algorithm, as the Redis limiter does: Limit requests may come at once, and then one every
 // Window/Limit, so a caller who waits a Window has the whole budget back. A caller's whole state
@@ -78,7 +85,15 @@ func (m *Memory) WithMaxCallers(n int) *Memory {
 }
 
 // Allow counts a request of caller if its budget has room for it.
-func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
+func (m *Memory) Allow(ctx context.Context, caller string) (Decision, error) {
+	return m.AllowN(ctx, caller, 1)
+}
+
+// AllowN counts n requests of caller if its budget has room for all of them, and none
+// otherwise: by GCRA, n requests advance the TAT by n intervals, which must leave the last of
+// them within the burst.
+func (m *Memory) AllowN(_ context.Context, caller string, n int) (Decision, error) {
+	n = max(n, 1)
 	now := m.now().UnixNano()
 	key := maphash.String(m.seed, caller)
 	m.mu.Lock()
@@ -89,9 +104,9 @@ func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
 	tat, seen := m.tat[key]
 	tat = max(tat, now)
 	d := Decision{Limit: m.limit}
-	if tat-now <= m.burst {
+	if tat+int64(n-1)*m.interval-now <= m.burst {
 		d.Allowed = true
-		tat += m.interval
+		tat += int64(n) * m.interval
 		if !seen && len(m.tat) >= m.maxCallers {
 			m.makeRoom(now)
 		}
@@ -101,7 +116,7 @@ func (m *Memory) Allow(_ context.Context, caller string) (Decision, error) {
 	d.Remaining = int(max(0, (m.burst+m.interval-debt)/m.interval))
 	d.Reset = time.Duration(debt)
 	if !d.Allowed {
-		d.RetryAfter = time.Duration(debt - m.burst)
+		d.RetryAfter = time.Duration(debt + int64(n-1)*m.interval - m.burst)
 	}
 	return d, nil
 }

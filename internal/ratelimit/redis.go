@@ -74,11 +74,18 @@ func (e *ErrBackend) Unwrap() error { return e.Err }
 
 // Allow takes one request from caller's budget in Redis.
 func (r *Redis) Allow(ctx context.Context, caller string) (Decision, error) {
+	return r.AllowN(ctx, caller, 1)
+}
+
+// AllowN takes n requests from caller's budget in Redis, all or none (redis_rate's AllowN: a
+// refused batch leaves the budget as it was).
+func (r *Redis) AllowN(ctx context.Context, caller string, n int) (Decision, error) {
+	n = max(n, 1)
 	open := Decision{Allowed: true, Limit: r.limit.Rate, Remaining: r.limit.Rate}
 	if time.Now().UnixNano() < r.retryAt.Load() {
 		return open, &ErrBackend{errCoolingDown}
 	}
-	res, err := r.limiter.Allow(ctx, "bananaqr:ratelimit:"+caller, r.limit)
+	res, err := r.limiter.AllowN(ctx, "bananaqr:ratelimit:"+caller, r.limit, n)
 	if err != nil && ctx.Err() != nil {
 		// The caller gave up, not Redis: no fault, or one client hanging up would lift the
 		// limit for everyone for the cooldown.

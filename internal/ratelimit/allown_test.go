@@ -1,0 +1,67 @@
+package ratelimit
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestAllowN checks batches against both limiters: 50 of 60 pass, then 20 are refused whole
+// and nothing of them is counted (the 10 left still pass one by one), and a batch larger than
+// the whole budget never passes.
+func TestAllowN(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	limiters := map[string]BatchLimiter{"memory": NewMemory(60, time.Minute, func() time.Time { return now })}
+	if url := testRedisURLOrEmpty(t); url != "" {
+		r, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		limiters["redis"] = r
+	}
+	ctx := context.Background()
+	for name, l := range limiters {
+		caller := uniqueCaller("allown-" + name)
+		if d, err := l.AllowN(ctx, caller, 50); err != nil || !d.Allowed || d.Remaining != 10 {
+			t.Fatalf("%s: 50 of 60: %+v %v", name, d, err)
+		}
+		d, err := l.AllowN(ctx, caller, 20)
+		if err != nil || d.Allowed || d.RetryAfter <= 0 {
+			t.Fatalf("%s: 20 more of 10 left: %+v %v", name, d, err)
+		}
+		if d.RetryAfter < 9*time.Second || d.RetryAfter > 10*time.Second {
+			t.Errorf("%s: 20 with 10 left: retry after %v, want about 10 s (ten more places)", name, d.RetryAfter)
+		}
+		for i := range 10 {
+			if d, err := l.Allow(ctx, caller); err != nil || !d.Allowed {
+				t.Fatalf("%s: single %d after the refused batch: %+v %v", name, i+1, d, err)
+			}
+		}
+		if d, _ := l.Allow(ctx, caller); d.Allowed {
+			t.Errorf("%s: the 61st: %+v", name, d)
+		}
+		if d, _ := l.AllowN(ctx, uniqueCaller("allown-big-"+name), 61); d.Allowed {
+			t.Errorf("%s: 61 at once passed: %+v", name, d)
+		}
+		if d, _ := l.AllowN(ctx, uniqueCaller("allown-all-"+name), 60); !d.Allowed || d.Remaining != 0 {
+			t.Errorf("%s: the whole budget at once: %+v", name, d)
+		}
+	}
+}
+
+// testRedisURLOrEmpty returns the test Redis's URL, or "" (after saying so) when it is not set
+// outside CI.
+func testRedisURLOrEmpty(t *testing.T) string {
+	t.Helper()
+	if url := os.Getenv("BANANAQR_TEST_REDIS_URL"); url != "" {
+		return url
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("BANANAQR_TEST_REDIS_URL is not set, and CI must run the Redis tests")
+	}
+	t.Log("BANANAQR_TEST_REDIS_URL is not set: the Redis limiter's AllowN is not tested")
+	return ""
+}
