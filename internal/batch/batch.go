@@ -1,0 +1,310 @@
+// Package batch makes many codes at once, the same way for both edges: bananaqr encode -batch
+// reads them from a CSV file, POST /api/qr-code/batch from a JSON array. Every item is checked
+// first, as package generate would check it, and each failing item is reported; only when all
+// pass are the codes made, in parallel, and handed on in item order, for a ZIP archive whose
+// bytes depend on the items alone (zip.go) or for files in a folder.
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// Item is one code of a batch: its request and the file name asked for ("" for the default),
+// the line of the CSV file where its row starts (0 for JSON), and the error of reading it, if
+// it could not be read (Plan reports it with the others).
+type Item struct {
+	Request  api.Request
+	Filename string
+	Line     int
+	Err      *api.Error
+}
+
+// ItemError is the error of one item of a batch: its place (from 0), the line of the CSV file
+// where its row starts (0 for JSON), and the API's error.
+type ItemError struct {
+	Index int
+	Line  int
+	Err   *api.Error
+}
+
+// Errors are the errors of a batch's failing items, in item order.
+type Errors []ItemError
+
+func (e Errors) Error() string {
+	if len(e) == 0 {
+		return "batch: no errors"
+	}
+	return fmt.Sprintf("batch: %d items are invalid, the first (item %d): %s", len(e), e[0].Index, e[0].Err.Message)
+}
+
+// Entry is an item that passed the checks: its request and its file's name.
+type Entry struct {
+	Request api.Request
+	Name    string
+}
+
+// Formats returns the formats a batch may hold, each written as one file: the API's formats
+// (api.StyleValues) but json, which is an answer about a code rather than an image of it.
+func Formats() []string {
+	var out []string
+	for _, f := range api.StyleValues("format") {
+		if _, ok := imageOf(&generate.Result{}, api.Format(f)); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// imageOf returns the image of format in res, and whether a batch can hold that format.
+func imageOf(res *generate.Result, f api.Format) ([]byte, bool) {
+	switch f {
+	case api.FormatSVG:
+		return res.SVG, true
+	case api.FormatPNG:
+		return res.PNG, true
+	}
+	return nil, false
+}
+
+// Workers is how many codes are made at once by default: one a processor.
+func Workers() int { return runtime.GOMAXPROCS(0) }
+
+// Plan checks every item that could be read as generate.Code would (the colours, the payload, whether it fits a
+// symbol at its level and the symbol its image) and that its format and file name suit a batch,
+// with workers at once; it returns the entries, or the error of every failing item, those of
+// reading it included. A file name
+// is the one asked for, with the format's extension added unless it has it, or
+// qr-<n>-<type>.<format> with n the item's number from 1, zero-padded to the same width for
+// all, so that the names sort in item order; a payload never shows in a default name. Names
+// that differ only in case are refused, for file systems that do not tell them apart.
+func Plan(items []Item, workers int) ([]Entry, Errors) {
+	entries := make([]Entry, len(items))
+	errs := make([]*api.Error, len(items))
+	forEach(len(items), workers, func(i int) {
+		if errs[i] = items[i].Err; errs[i] == nil {
+			entries[i], errs[i] = check(&items[i])
+		}
+	})
+	width := len(strconv.Itoa(len(items)))
+	seen := map[string]int{} // lower-case name → item index
+	var out Errors
+	for i := range items {
+		if errs[i] == nil && items[i].Filename == "" {
+			// check left the default name's type and extension: "-url.svg".
+			n := strconv.Itoa(i + 1)
+			entries[i].Name = "qr-" + strings.Repeat("0", width-len(n)) + n + entries[i].Name
+		}
+		if errs[i] == nil {
+			if prev, dup := seen[strings.ToLower(entries[i].Name)]; dup {
+				errs[i] = api.NewError(api.CodeInvalidValue, "filename", "Give each item a file name of its own.",
+					"the file name %q is item %d's too", entries[i].Name, prev)
+			}
+		}
+		if errs[i] != nil {
+			out = append(out, ItemError{Index: i, Line: items[i].Line, Err: errs[i]})
+			continue
+		}
+		seen[strings.ToLower(entries[i].Name)] = i
+	}
+	if len(out) > 0 {
+		return nil, out
+	}
+	return entries, nil
+}
+
+// check checks one item and names its file; a default name is completed by Plan.
+func check(it *Item) (Entry, *api.Error) {
+	r := it.Request
+	ext, ok := extension(r.Format)
+	if !ok {
+		return Entry{}, api.NewError(api.CodeInvalidValue, "format", "Use "+strings.Join(Formats(), " or ")+" in a batch.",
+			"format %s cannot be a file of a batch", r.Format)
+	}
+	p, s, err := generate.Symbol(&r)
+	if err == nil {
+		o := r.Options()
+		if _, perr := render.ModulePixels(s.Size(), &o); perr != nil {
+			// generate.Code gives the API's error for it, before it draws anything.
+			_, err = generate.Code(&r)
+		}
+	}
+	if err != nil {
+		return Entry{}, api.ErrorOf(err)
+	}
+	name := "-" + string(p.Type) + ext // Plan puts qr-<n> before it
+	if it.Filename != "" {
+		if name, err = fileName(it.Filename, ext); err != nil {
+			return Entry{}, api.ErrorOf(err)
+		}
+	}
+	return Entry{Request: r, Name: name}, nil
+}
+
+// extension returns the file extension of format f, and whether a batch can hold f.
+func extension(f api.Format) (string, bool) {
+	if _, ok := imageOf(&generate.Result{}, f); !ok {
+		return "", false
+	}
+	return "." + string(f), true
+}
+
+// MaxFilename is the longest file name an item may ask for, in bytes with its extension.
+const MaxFilename = 200
+
+// fileName checks the file name given, which must name a file and not a path, and returns it
+// with the extension ext added unless it ends with it (in any case).
+func fileName(given, ext string) (string, error) {
+	bad := func(why string) error {
+		return api.NewError(api.CodeInvalidValue, "filename",
+			"Give a plain file name, such as menu or menu"+ext+": no / or \\, no .., no control characters.",
+			"filename %q %s", given, why)
+	}
+	switch {
+	case !utf8.ValidString(given):
+		return "", bad("is not UTF-8")
+	case strings.ContainsAny(given, `/\`):
+		return "", bad("holds a path separator")
+	case strings.Contains(given, ".."):
+		return "", bad("holds ..")
+	case given == ".":
+		return "", bad("is not a file name")
+	case strings.ContainsFunc(given, unicode.IsControl):
+		return "", bad("holds a control character")
+	}
+	name := given
+	if !strings.HasSuffix(strings.ToLower(name), ext) {
+		name += ext
+	}
+	if len(name) > MaxFilename {
+		return "", bad(fmt.Sprintf("is longer than %d bytes", MaxFilename))
+	}
+	return name, nil
+}
+
+// forEach calls f(i) for every i below n, with workers calls at once.
+func forEach(n, workers int, f func(i int)) {
+	workers = max(1, min(workers, n))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// Maker makes the code of one request: generate.Code, or a Gate's Code within the bound on work.
+type Maker func(ctx context.Context, r *api.Request) (*generate.Result, error)
+
+// Local is the Maker of a machine of its own: generate.Code.
+func Local(_ context.Context, r *api.Request) (*generate.Result, error) { return generate.Code(r) }
+
+// Make makes the entries' codes, workers at once, and hands each image to put in entry order;
+// put must copy what it keeps. It stops at the first error, of make or of put, and returns it;
+// a code's error carries its entry's index (an *ItemError wrapped, see IndexOf).
+func Make(ctx context.Context, entries []Entry, workers int, code Maker, put func(i int, e *Entry, image []byte) error) error {
+	type made struct {
+		res *generate.Result
+		err error
+	}
+	workers = max(1, min(workers, len(entries)))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	slots := make([]chan made, len(entries)) // each code's, as it is made
+	for i := range slots {
+		slots[i] = make(chan made, 1)
+	}
+	window := make(chan struct{}, 4*workers) // codes made or being made, not yet put: the memory held
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				res, err := code(ctx, &entries[i].Request)
+				slots[i] <- made{res, err}
+			}
+		})
+	}
+	go func() {
+		defer close(next)
+		for i := range entries {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var err error
+	for i := range entries {
+		m := <-slots[i]
+		<-window
+		if m.err != nil {
+			err = &madeError{Index: i, Err: m.err}
+			break
+		}
+		image, _ := imageOf(m.res, entries[i].Request.Format)
+		err = put(i, &entries[i], image)
+		m.res.Release()
+		if err != nil {
+			break
+		}
+	}
+	if err != nil {
+		cancel()
+		wg.Wait()
+		for _, slot := range slots {
+			select {
+			case m := <-slot:
+				if m.res != nil {
+					m.res.Release()
+				}
+			default:
+			}
+		}
+	}
+	return err
+}
+
+// madeError is the error of the code of entry Index.
+type madeError struct {
+	Index int
+	Err   error
+}
+
+func (e *madeError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
+func (e *madeError) Unwrap() error { return e.Err }
+
+// IndexOf returns the index of the entry whose code failed with err, from Make, and whether
+// err is such an error.
+func IndexOf(err error) (int, bool) {
+	var m *madeError
+	if errors.As(err, &m) {
+		return m.Index, true
+	}
+	return 0, false
+}

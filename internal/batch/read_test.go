@@ -1,0 +1,130 @@
+package batch
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// TestReadCSV reads a file with a byte-order mark, CRLF line ends, quoted cells holding commas,
+// quotes and a line break, an empty cell (absent), hidden as 1, and style cells over the
+// defaults, which fill the columns the file lacks.
+func TestReadCSV(t *testing.T) {
+	file := "\uFEFFtype,url,text,ssid,password,hidden,size,filename\r\n" +
+		"url,https://example.com/a,,,,,,\r\n" +
+		"text,,\"Hello, \"\"world\"\"\nsecond line\",,,,512,greeting\r\n" +
+		"wifi,,,Café,correct horse,1,,\r\n"
+	defaults := api.NewRequest()
+	defaults.ECC, defaults.Size, defaults.Format = qr.Q, 300, api.FormatPNG
+	items, errs := ReadCSV(strings.NewReader(file), defaults)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	if len(items) != 3 {
+		t.Fatalf("%d items", len(items))
+	}
+	a, b, c := items[0].Request, items[1].Request, items[2].Request
+	if a.Payload.Type != "url" || a.Payload.URL != "https://example.com/a" || a.Size != 300 || a.ECC != qr.Q || a.Format != api.FormatPNG || items[0].Filename != "" {
+		t.Errorf("row 1: %+v", a)
+	}
+	if b.Payload.Text != "Hello, \"world\"\nsecond line" || b.Size != 512 || items[1].Filename != "greeting" {
+		t.Errorf("row 2: %q size %d file %q", b.Payload.Text, b.Size, items[1].Filename)
+	}
+	if c.Payload.SSID != "Café" || !c.Payload.Hidden || c.Payload.Password != "correct horse" || c.Logo != render.NoLogo {
+		t.Errorf("row 3: %+v", c.Payload)
+	}
+}
+
+// TestReadCSVErrors: every failing row is reported, with the line where it starts as the file
+// counts lines (a quoted line break moves the next row down), the field and the API's code.
+func TestReadCSVErrors(t *testing.T) {
+	file := "url,text,size,hidden,color\n" +
+		"https://example.com,,,,\n" + // line 2: fine
+		",\"two\nlines\",99999,,\n" + // line 3: size out of range
+		"https://example.com,,,maybe,\n" + // line 5: hidden
+		",,,,\n" + // line 6: nothing to encode
+		"https://example.com,,,,red\n" + // line 7: colour
+		"https://example.com,,\n" // line 8: too few cells
+	items, errs := ReadCSV(strings.NewReader(file), api.NewRequest())
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	_, errs = Plan(items, 2)
+	want := []struct {
+		line, index int
+		code        api.ErrorCode
+		field       string
+	}{
+		{3, 1, api.CodeInvalidValue, "size"}, {5, 2, api.CodeInvalidValue, "hidden"}, {6, 3, "MISSING_PAYLOAD", "type"},
+		{7, 4, api.CodeInvalidColor, "color"}, {8, 5, api.CodeInvalidValue, ""},
+	}
+	if len(errs) != len(want) {
+		for _, e := range errs {
+			t.Logf("%d %d %+v", e.Line, e.Index, e.Err)
+		}
+		t.Fatalf("%d errors, want %d: %+v", len(errs), len(want), errs)
+	}
+	for i, w := range want {
+		e := errs[i]
+		if e.Line != w.line || e.Index != w.index || e.Err.Code != w.code || e.Err.Field != w.field || e.Err.Hint == "" {
+			t.Errorf("error %d: line %d item %d %s %q (%s), want line %d item %d %s %q", i, e.Line, e.Index, e.Err.Code, e.Err.Field, e.Err.Message,
+				w.line, w.index, w.code, w.field)
+		}
+	}
+}
+
+// TestReadCSVHeader: unknown, repeated and meaningless columns are refused by name, all of them,
+// at line 1.
+func TestReadCSVHeader(t *testing.T) {
+	_, errs := ReadCSV(strings.NewReader("url,colour,url,download,jobTitle\nhttps://example.com,,,,\n"), api.NewRequest())
+	var got []string
+	for _, e := range errs {
+		if e.Line != 1 {
+			t.Errorf("line %d", e.Line)
+		}
+		got = append(got, e.Err.Field+" "+string(e.Err.Code))
+	}
+	if want := "colour UNKNOWN_FIELD,url INVALID_VALUE,download UNKNOWN_FIELD"; strings.Join(got, ",") != want {
+		t.Errorf("errors %q, want %q", strings.Join(got, ","), want)
+	}
+	if _, errs := ReadCSV(strings.NewReader(""), api.NewRequest()); len(errs) != 1 || errs[0].Line != 1 {
+		t.Errorf("an empty file: %v", errs)
+	}
+}
+
+// TestReadJSON reads an array of request objects with file names: the request's own rules
+// apply to each (a property given twice, an unknown one), every failing item is reported by
+// index, and the array's own faults are single errors.
+func TestReadJSON(t *testing.T) {
+	items, err := ReadJSON([]byte(`[{"url":"https://example.com","filename":"home"},{"type":"text","text":"x","format":"png"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || items[0].Filename != "home" || items[0].Request.Payload.URL != "https://example.com" || items[1].Request.Format != api.FormatPNG {
+		t.Errorf("%+v", items)
+	}
+	items, err = ReadJSON([]byte(`[{"url":"https://example.com"},{"text":"a","text":"b"},{"colour":"000000"},7,{"filename":3,"text":"a"},{"text":"ok"},{"url":"https://user:pw@example.com"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errs := Plan(items, 2)
+	var got []string
+	for _, e := range errs {
+		got = append(got, string(rune('0'+e.Index))+" "+string(e.Err.Code))
+	}
+	if want := "1 INVALID_JSON,2 UNKNOWN_FIELD,3 INVALID_JSON,4 WRONG_TYPE,6 INVALID_URL"; strings.Join(got, ",") != want {
+		t.Errorf("errors %q, want %q", strings.Join(got, ","), want)
+	}
+	many := "[" + strings.Repeat(`{"text":"a"},`, MaxJSONItems) + `{"text":"a"}]`
+	for body, code := range map[string]api.ErrorCode{
+		many: api.CodeInvalidValue, `[]`: api.CodeInvalidValue, `{"text":"a"}`: api.CodeInvalidJSON,
+		`[{"text":"a"}] []`: api.CodeInvalidJSON, `[{"text":"a"}`: api.CodeInvalidJSON,
+	} {
+		if _, err := ReadJSON([]byte(body)); api.ErrorOf(err).Code != code {
+			t.Errorf("%.40s: %v, want %s", body, err, code)
+		}
+	}
+}
