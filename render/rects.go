@@ -15,9 +15,9 @@ type rectangler struct {
 	open, next []span
 }
 
-// appendRects appends the path of the dark modules of g as rectangles ("M x y h w v h h -w z");
-// it is how square modules are drawn, cheaper than tracing outlines.
-func (r *rectangler) appendRects(dst []byte, g *grid) []byte {
+// rects sends the dark modules of g to p as rectangles; it is how square modules are drawn,
+// cheaper than tracing outlines.
+func (r *rectangler) rects(g *grid, p pathSink) {
 	n := g.n
 	r.open = r.open[:0]
 	for y := 0; y <= n; y++ {
@@ -29,7 +29,7 @@ func (r *rectangler) appendRects(dst []byte, g *grid) []byte {
 		i := 0
 		for j := range r.next {
 			for i < len(r.open) && r.open[i].x0 < r.next[j].x0 {
-				dst = appendRect(dst, r.open[i], y)
+				closeRect(p, r.open[i], y)
 				i++
 			}
 			if i < len(r.open) && r.open[i].x0 == r.next[j].x0 && r.open[i].x1 == r.next[j].x1 {
@@ -38,11 +38,10 @@ func (r *rectangler) appendRects(dst []byte, g *grid) []byte {
 			}
 		}
 		for ; i < len(r.open); i++ {
-			dst = appendRect(dst, r.open[i], y)
+			closeRect(p, r.open[i], y)
 		}
 		r.open, r.next = r.next, r.open
 	}
-	return dst
 }
 
 // appendRuns appends the runs of set bits of row, as spans starting at row y.
@@ -77,16 +76,8 @@ func clearBits(row []uint64, a, b int) {
 	}
 }
 
-// appendRect appends the rectangle of span s closed at row y.
-func appendRect(dst []byte, s span, y int) []byte {
-	w := s.x1 - s.x0
-	dst = appendUint(append(dst, 'M'), s.x0)
-	dst = appendUint(append(dst, ' '), s.y0)
-	dst = appendUint(append(dst, 'h'), w)
-	dst = appendUint(append(dst, 'v'), y-s.y0)
-	dst = appendUint(append(dst, 'h', '-'), w)
-	return append(dst, 'z')
-}
+// closeRect sends p the rectangle of span s closed at row y.
+func closeRect(p pathSink, s span, y int) { p.rect(s.x0, s.y0, s.x1-s.x0, y-s.y0) }
 
 // appendUint appends v ≥ 0 in decimal; a quick path for the small numbers of module counts.
 func appendUint(dst []byte, v int) []byte {

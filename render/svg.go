@@ -58,12 +58,10 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, `"/><path fill="`...)
 	dst = appendColor(dst, o.Foreground)
 	dst = append(dst, `" d="`...)
-	w.g.fill(s, l.pad, o.Corners == Rounded) // only the outline tracer reads cells
-	if o.Corners == Rounded {
-		w.t.trace(&w.g, func(c []corner) { dst = appendRoundedOutline(dst, c) })
-	} else {
-		dst = w.r.appendRects(dst, &w.g)
-	}
+	w.path.b = dst
+	w.drawModules(s, l.pad, o.Corners, &w.path)
+	dst = w.path.b
+	w.path.b = nil // the pool keeps no caller's memory
 	dst = append(dst, `"/>`...)
 	dst = appendLogoSVG(dst, &l)
 	return append(dst, "</svg>"...), nil
@@ -71,76 +69,50 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 
 // svgWriter is the scratch memory of AppendSVG.
 type svgWriter struct {
-	g grid
-	t tracer
-	r rectangler
+	pathScratch
+	path svgPath
 }
 
 var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
 
-// cornerRadius is the radius of rounded corners, in modules: a quarter of a module, so that a
-// lone module becomes a square with rounded corners. A larger radius takes away more of the
-// dark area at the corners of finder patterns and modules: at half a module (a lone module a
-// disc) rounded codes read markedly less often than square ones under strong camera
-// conditions, at a quarter as often (bench/scan). Paths count it in quarter modules.
-const (
-	cornerRadius  = 0.25
-	quarterRadius = 1
-)
+// svgPath spells the dark modules' path as SVG path data (pathSink): rectangles as
+// "M x y h w v h h -w z", outlines with relative lines (h, v) and arcs (a), numbers in quarter
+// modules as short as they go.
+type svgPath struct{ b []byte }
 
-// appendRoundedOutline appends the path of an outline whose convex corners are quarter circles
-// of radius cornerRadius; concave corners stay square.
-func appendRoundedOutline(dst []byte, c []corner) []byte {
-	first := c[0]
-	x, y := 4*first.x, 4*first.y // in quarter modules
-	if first.convex {
-		x += quarterRadius * steps[first.out][0]
-		y += quarterRadius * steps[first.out][1]
-	}
-	dst = append(dst, 'M')
-	dst = appendQuarters(dst, x)
-	dst = append(dst, ' ')
-	dst = appendQuarters(dst, y)
-	for i := 1; i <= len(c); i++ {
-		prev, cur := c[i-1], c[i%len(c)]
-		cut := 0
-		if prev.convex {
-			cut += quarterRadius
-		}
-		if cur.convex {
-			cut += quarterRadius
-		}
-		dst = appendLine(dst, prev, cur, cut)
-		if cur.convex {
-			in, out := steps[prev.out], steps[cur.out]
-			dst = append(dst, "a.25 .25 0 0 1"...)
-			for _, d := range [2]int{quarterRadius * (in[0] + out[0]), quarterRadius * (in[1] + out[1])} {
-				if d >= 0 {
-					dst = append(dst, ' ')
-				}
-				dst = appendQuarters(dst, d)
-			}
-		}
-	}
-	return append(dst, 'z')
+func (p *svgPath) rect(x, y, w, h int) {
+	b := appendUint(append(p.b, 'M'), x)
+	b = appendUint(append(b, ' '), y)
+	b = appendUint(append(b, 'h'), w)
+	b = appendUint(append(b, 'v'), h)
+	b = appendUint(append(b, 'h', '-'), w)
+	p.b = append(b, 'z')
 }
 
-// appendLine appends a line from corner a towards corner b, shortened by cut quarter modules,
-// as h or v; nothing when nothing is left of it.
-func appendLine(dst []byte, a, b corner, cut int) []byte {
-	dx, dy := 4*(b.x-a.x), 4*(b.y-a.y)
-	switch {
-	case dx > cut:
-		return appendQuarters(append(dst, 'h'), dx-cut)
-	case dx < -cut:
-		return appendQuarters(append(dst, 'h'), dx+cut)
-	case dy > cut:
-		return appendQuarters(append(dst, 'v'), dy-cut)
-	case dy < -cut:
-		return appendQuarters(append(dst, 'v'), dy+cut)
-	}
-	return dst
+func (p *svgPath) moveTo(x, y int) {
+	p.b = appendQuarters(append(appendQuarters(append(p.b, 'M'), x), ' '), y)
 }
+
+func (p *svgPath) lineBy(dx, dy int) {
+	if dx != 0 {
+		p.b = appendQuarters(append(p.b, 'h'), dx)
+	} else {
+		p.b = appendQuarters(append(p.b, 'v'), dy)
+	}
+}
+
+func (p *svgPath) arcBy(in, out [2]int) {
+	b := append(p.b, "a.25 .25 0 0 1"...)
+	for _, d := range [2]int{quarterRadius * (in[0] + out[0]), quarterRadius * (in[1] + out[1])} {
+		if d >= 0 {
+			b = append(b, ' ')
+		}
+		b = appendQuarters(b, d)
+	}
+	p.b = b
+}
+
+func (p *svgPath) closePath() { p.b = append(p.b, 'z') }
 
 // appendQuarters appends q/4 with no zero before the point: 6 → "1.5", -1 → "-.25".
 func appendQuarters(dst []byte, q int) []byte {

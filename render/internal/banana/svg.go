@@ -14,46 +14,51 @@ import (
 // decimals; the output depends only on the arguments. Codes place the mark by their logo pad
 // only, so render keeps the few placements it needs.
 func SVG(x, y, side float64) string {
-	g := geometry()
-	var b strings.Builder
-	for i, layer := range [][]contour{g.yellow, g.ink} {
-		fill := yellowColor
-		if i == 1 {
-			fill = inkColor
-		}
-		b.WriteString(`<path fill="`)
-		b.WriteString(hexColor(fill))
-		b.WriteString(`" d="`)
-		pathData(&b, layer, x, y, side)
-		b.WriteString(`"/>`)
-	}
-	return b.String()
+	var p svgPaths
+	Draw(&p, x, y, side)
+	return p.b.String()
 }
 
-// pathData writes the contours as SVG path data, mapped from the unit box to the square
-// of side `side` at (x, y): "M x y C x1 y1 x2 y2 x y … Z", contours separated by a space.
-func pathData(b *strings.Builder, layer []contour, x, y, side float64) {
-	pt := func(p point) {
-		b.WriteString(formatNum(x + side*p.x))
-		b.WriteByte(' ')
-		b.WriteString(formatNum(y + side*p.y))
+// svgPaths spells the mark as SVG paths (Drawer): "M x y C x1 y1 x2 y2 x y … Z", contours
+// separated by a space.
+type svgPaths struct {
+	b       strings.Builder
+	started bool // a contour of the current layer is written
+}
+
+func (p *svgPaths) Layer(fill color.RGBA) {
+	p.b.WriteString(`<path fill="`)
+	p.b.WriteString(hexColor(fill))
+	p.b.WriteString(`" d="`)
+	p.started = false
+}
+
+func (p *svgPaths) MoveTo(x, y float64) {
+	if p.started {
+		p.b.WriteByte(' ')
 	}
-	for i, ct := range layer {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString("M ")
-		pt(ct[0][0])
-		for _, s := range ct {
-			b.WriteString(" C ")
-			pt(s[1])
-			b.WriteByte(' ')
-			pt(s[2])
-			b.WriteByte(' ')
-			pt(s[3])
-		}
-		b.WriteString(" Z")
-	}
+	p.started = true
+	p.b.WriteString("M ")
+	p.point(x, y)
+}
+
+func (p *svgPaths) CurveTo(x1, y1, x2, y2, x, y float64) {
+	p.b.WriteString(" C ")
+	p.point(x1, y1)
+	p.b.WriteByte(' ')
+	p.point(x2, y2)
+	p.b.WriteByte(' ')
+	p.point(x, y)
+}
+
+func (p *svgPaths) ClosePath() { p.b.WriteString(" Z") }
+
+func (p *svgPaths) Fill() { p.b.WriteString(`"/>`) }
+
+func (p *svgPaths) point(x, y float64) {
+	p.b.WriteString(formatNum(x))
+	p.b.WriteByte(' ')
+	p.b.WriteString(formatNum(y))
 }
 
 // formatNum formats v with at most three decimals and no trailing zeros ("12.5", "3", "-0.25").
