@@ -30,7 +30,10 @@ import (
 //   - text, private: tel: (TelResultParser), telprompt:, callto:, facetime:, facetime-audio:
 //     (dialled by iOS), geo: (GeoResultParser), otpauth: and otpauth-migration: (one-time
 //     password secrets, taken by iOS's and Google's authenticators), BEGIN:VCALENDAR, and
-//     BEGIN:VEVENT anywhere (VEventResultParser looks for it anywhere).
+//     BEGIN:VEVENT anywhere (VEventResultParser looks for it anywhere), and BCD and a line
+//     break, the start of an EPC payment code (EPC069-12), which banking apps read. Raw data
+//     in these formats stays of type text, as before the types tel, geo, event and epc existed;
+//     only the privacy is judged.
 //   - url: http:// or https:// that the URL rule accepts (see NormalizeURL); one it refuses,
 //     such as https://bank.example@evil.example, which ZXing too shows as text
 //     (URIResultParser.isPossiblyMaliciousURI), is public text.
@@ -98,6 +101,7 @@ var prefixes = []struct {
 	{"SMSTO:", SMS}, {"MMSTO:", SMS}, {"sms:", SMS}, {"mms:", SMS},
 	{"tel:", Text}, {"telprompt:", Text}, {"callto:", Text}, {"facetime:", Text}, {"facetime-audio:", Text},
 	{"geo:", Text}, {"otpauth:", Text}, {"otpauth-migration:", Text}, {"BEGIN:VCALENDAR", Text},
+	{"BCD\n", Text}, {"BCD\r\n", Text},
 }
 
 // bareAddress is ZXing's test of a whole text being an e-mail address

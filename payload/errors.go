@@ -21,7 +21,16 @@ const (
 	CodeInvalidPassword   ErrorCode = "INVALID_PASSWORD"   // a Wi-Fi password that the security type cannot have
 	CodeInvalidEmail      ErrorCode = "INVALID_EMAIL"      // an e-mail address that is not local@domain
 	CodeInvalidPhone      ErrorCode = "INVALID_PHONE"      // a phone number that is not 3 to 15 digits
-	CodePayloadTooLarge   ErrorCode = "PAYLOAD_TOO_LARGE"  // data, text or the generated payload over MaxLen characters
+	CodePayloadTooLarge   ErrorCode = "PAYLOAD_TOO_LARGE"  // data, text or the generated payload over MaxLen characters, or an epc payload over EPCMaxBytes bytes
+
+	// The codes of the extensions' fields.
+	CodeInvalidCoordinate ErrorCode = "INVALID_COORDINATE" // geo: a latitude, longitude or altitude that is not a decimal in range
+	CodeInvalidDate       ErrorCode = "INVALID_DATE"       // event: a start or end that is not an ISO 8601 date or zoned date-time, or an end before start
+	CodeInvalidIBAN       ErrorCode = "INVALID_IBAN"       // epc: an IBAN of the wrong form, length or check digits, or of no SEPA country
+	CodeInvalidBIC        ErrorCode = "INVALID_BIC"        // epc: a BIC that is not 8 or 11 characters of ISO 9362's form
+	CodeInvalidAmount     ErrorCode = "INVALID_AMOUNT"     // epc: an amount that is not 0.01 to 999999999.99 with at most 2 decimals
+	CodeInvalidReference  ErrorCode = "INVALID_REFERENCE"  // epc: a reference that is not an ISO 11649 creditor reference with right check digits
+	CodeValueTooLong      ErrorCode = "VALUE_TOO_LONG"     // epc: a name over 70 or a remittance over 140 characters
 )
 
 // Error is a payload error: the request field at fault, a stable code, and for people a message

@@ -17,6 +17,10 @@ var TypeFields = map[Type]Fields{
 	Email: {Required: []string{"to"}, Optional: []string{"subject", "message"}},
 	SMS:   {Required: []string{"phone"}, Optional: []string{"message"}},
 	Text:  {Required: []string{"text"}},
+	Tel:   {Required: []string{"phone"}},
+	Geo:   {Required: []string{"latitude", "longitude"}, Optional: []string{"altitude"}},
+	Event: {Required: []string{"summary", "start"}, Optional: []string{"end", "location", "description"}},
+	EPC:   {Required: []string{"name", "iban"}, Optional: []string{"bic", "amount", "reference", "remittance"}},
 }
 
 // String lists the fields as "ssid, password; security, hidden optional".

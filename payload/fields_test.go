@@ -14,6 +14,10 @@ var fieldValues = map[string]string{
 	"hidden": "true", "name": "Anna Example", "organization": "Example Ltd", "jobTitle": "Engineer",
 	"phone": "+1 555 123 4567", "email": "anna@example.com", "website": "https://example.com",
 	"to": "anna@example.com", "subject": "Hello", "message": "See you",
+	"latitude": "48.8582", "longitude": "2.2945", "altitude": "35", "summary": "Party",
+	"start": "2026-12-24T18:00:00+01:00", "end": "2026-12-24T22:00:00+01:00", "location": "Home",
+	"description": "Bring food", "iban": "DE89 3704 0044 0532 0130 00", "bic": "COBADEFFXXX",
+	"amount": "12.30", "reference": "RF18 5390 0754 7034", "remittance": "Invoice 42",
 }
 
 // requestOf returns a request of type t with the given fields set to their fieldValues.

@@ -1,11 +1,14 @@
 // Package payload builds the text a QR Code carries from a request: raw data, or a structured
 // value (a URL, Wi-Fi credentials, a contact card, an e-mail, a text message or plain text)
-// whose standard format it writes and escapes the way scanners read it. It validates the
+// whose standard format it writes and escapes the way scanners read it; and, as bananaqr
+// extensions, a phone number to call, a location, a calendar event or a SEPA credit transfer. It validates the
 // request and says whether the payload is private (never to be echoed).
 //
 // The formats, and the readers' behaviour behind each choice, are described in the project's
 // design notes (design/payloads.md): the URL rule of RFC 3986 with IDNA (UTS #46) hosts, the
-// WIFI: format of ZXing and Android, vCard 3.0 (RFC 2426), mailto: (RFC 6068) and SMSTO:.
+// WIFI: format of ZXing and Android, vCard 3.0 (RFC 2426), mailto: (RFC 6068) and SMSTO:; the
+// extensions write tel: (RFC 3966), geo: (RFC 5870), an iCalendar VEVENT (RFC 5545) and the
+// European Payments Council's QR code (EPC069-12).
 package payload
 
 import (
@@ -25,10 +28,17 @@ const (
 	Email Type = "email"
 	SMS   Type = "sms"
 	Text  Type = "text"
+
+	// The bananaqr extensions, beyond the spec's six: all private.
+	Tel   Type = "tel"   // a phone number to call: tel: (RFC 3966)
+	Geo   Type = "geo"   // a location: geo: (RFC 5870)
+	Event Type = "event" // a calendar event: an iCalendar VEVENT (RFC 5545)
+	EPC   Type = "epc"   // a SEPA credit transfer: the EPC QR code (EPC069-12)
 )
 
-// Types lists the payload types in the order the API documents them.
-var Types = []Type{URL, WiFi, VCard, Email, SMS, Text}
+// Types lists the payload types in the order the API documents them: the spec's six, then the
+// bananaqr extensions.
+var Types = []Type{URL, WiFi, VCard, Email, SMS, Text, Tel, Geo, Event, EPC}
 
 // typeList is Types as hints list them.
 var typeList = JoinWords(Types, "or")
@@ -60,7 +70,8 @@ func PrivateTypes() []Type {
 }
 
 // Private reports whether payloads of type t hold what must not be echoed: credentials, contact
-// details, addresses and messages. Only url and text are public.
+// details, addresses and messages, and so are the extensions' phone numbers, locations, events
+// and bank accounts. Only url and text are public.
 func (t Type) Private() bool { return t != URL && t != Text }
 
 // MaxLen is the most characters (Unicode code points) that data, text and a generated payload
@@ -83,13 +94,13 @@ type Request struct {
 	Encryption string // wifi: alias of Security
 	Hidden     bool   // wifi: the network does not broadcast its name
 
-	Name         string // vcard: the display name
+	Name         string // vcard: the display name; epc: the beneficiary
 	FirstName    string // vcard: alias, with LastName, for the name
 	LastName     string // vcard
 	Organization string // vcard
 	JobTitle     string // vcard
 	Title        string // vcard: alias of JobTitle
-	Phone        string // vcard: a phone number; sms: the number to text
+	Phone        string // vcard: a phone number; sms: the number to text; tel: the number to call
 	Email        string // vcard: an e-mail address; email: alias of To
 	Website      string // vcard
 
@@ -97,6 +108,24 @@ type Request struct {
 	Subject string // email
 	Message string // email: the body; sms: the text
 	Body    string // email: alias of Message
+
+	// The extensions' fields. Numbers are exact decimal text, never a float: the API keeps a
+	// JSON number's literal as it is.
+	Latitude  string // geo: decimal degrees, -90 to 90
+	Longitude string // geo: decimal degrees, -180 to 180
+	Altitude  string // geo: metres, optional
+
+	Summary     string // event: the title
+	Start       string // event: an ISO 8601 date, or date-time with a zone
+	End         string // event: as Start; for dates, the last day
+	Location    string // event
+	Description string // event
+
+	IBAN       string // epc: the beneficiary's account
+	BIC        string // epc: the beneficiary's bank, optional
+	Amount     string // epc: euros, 0.01 to 999999999.99
+	Reference  string // epc: an ISO 11649 creditor reference
+	Remittance string // epc: free text, instead of Reference
 }
 
 // Payload is what a QR Code carries, and what the service may say about it.
@@ -188,6 +217,14 @@ func buildFields(t Type, r *Request) (text string, warnings []Warning, err error
 		text, err = buildSMS(r)
 	case Text:
 		text, err = buildText(r)
+	case Tel:
+		text, err = buildTel(r)
+	case Geo:
+		text, err = buildGeo(r)
+	case Event:
+		text, err = buildEvent(r)
+	case EPC:
+		text, err = buildEPC(r)
 	}
 	return text, warnings, err
 }

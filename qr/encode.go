@@ -20,6 +20,10 @@ type Options struct {
 	// each block can correct (see maxCoverShare): among the masks that do, it takes the one with
 	// the fewest penalty points, and when no mask does, the next larger version.
 	Cover func(n int) (first, side int)
+	// NoECI leaves out the ECI designator that otherwise declares non-ASCII text UTF-8, for a
+	// payload format that names its character set itself and whose readers may not expect an
+	// ECI, such as the EPC payment code (its third line says UTF-8). The bytes are UTF-8 still.
+	NoECI bool
 }
 
 // ErrCoverTooCostly is the error of a text that fits a symbol, but none whose error correction
@@ -61,9 +65,10 @@ func Encode(text string, opts Options) (*Symbol, error) {
 	}
 	e := encoders.Get().(*encoder)
 	defer e.release()
-	v, bits := e.segment(text, ascii, opts.Level, minVersion)
+	noECI := ascii || opts.NoECI
+	v, bits := e.segment(text, noECI, opts.Level, minVersion)
 	if v == 0 {
-		return nil, tooLong(len(text), ascii, opts.Level)
+		return nil, tooLong(len(text), noECI, opts.Level)
 	}
 	for {
 		level := opts.Level
@@ -81,7 +86,7 @@ func Encode(text string, opts Options) (*Symbol, error) {
 		if v == maxVersion {
 			return nil, ErrCoverTooCostly
 		}
-		if v, bits = e.segment(text, ascii, opts.Level, v+1); v == 0 {
+		if v, bits = e.segment(text, noECI, opts.Level, v+1); v == 0 {
 			return nil, ErrCoverTooCostly
 		}
 	}
@@ -98,9 +103,9 @@ func strongest(bits, v int, l Level) Level {
 	return l
 }
 
-func tooLong(n int, ascii bool, l Level) *TooLongError {
+func tooLong(n int, noECI bool, l Level) *TooLongError {
 	header := 4 + charCountBits(modeByte, maxVersion)
-	if !ascii {
+	if !noECI {
 		header += segment{mode: modeECI}.bitLen(maxVersion)
 	}
 	return &TooLongError{Len: n, Max: (dataCodewords(maxVersion, l)*8 - header) / 8, Level: l}
@@ -145,9 +150,10 @@ func (e *encoder) release() {
 var versionGroups = [3][2]int{{1, 9}, {10, 26}, {27, 40}}
 
 // segment finds the smallest version from `from` up that holds text at level l, leaving the
-// text's optimal segments for that version in e.segs. It returns the version and the length of
+// text's optimal segments for that version in e.segs, led by the ECI designator of UTF-8
+// unless noECI (ASCII text, or Options.NoECI). It returns the version and the length of
 // the bit stream, or version 0 when the text does not fit.
-func (e *encoder) segment(text string, ascii bool, l Level, from int) (version, bits int) {
+func (e *encoder) segment(text string, noECI bool, l Level, from int) (version, bits int) {
 	if len(text) > maxTextLen {
 		return 0, 0
 	}
@@ -170,7 +176,7 @@ func (e *encoder) segment(text string, ascii bool, l Level, from int) (version, 
 			continue
 		}
 		e.segs = e.segs[:0]
-		if !ascii {
+		if !noECI {
 			e.segs = append(e.segs, segment{mode: modeECI})
 		}
 		e.segs = appendOptimalSegments(e.segs, text, g[0], e.trace)
