@@ -23,6 +23,7 @@ const (
 	CodeLowContrast      ErrorCode = "LOW_CONTRAST"           // colours that many readers cannot tell apart
 	CodeUsePost          ErrorCode = "USE_POST"               // a structured type asked for with GET
 	CodeNotEncodable     ErrorCode = "NOT_ENCODABLE"          // valid, but no QR Code or image can hold it
+	CodeBatchInvalid     ErrorCode = "BATCH_INVALID"          // a batch with failing requests, each listed
 	CodeBodyTooLarge     ErrorCode = "BODY_TOO_LARGE"         // a request body over MaxBody
 	CodeHeadersTooLarge  ErrorCode = "HEADERS_TOO_LARGE"      // request headers over MaxHeaderBytes
 	CodeUnsupportedMedia ErrorCode = "UNSUPPORTED_MEDIA_TYPE" // a POST body that is not application/json
@@ -63,10 +64,11 @@ var ErrorCodes = []ErrorCodeInfo{
 	{payload.CodeInvalidPassword, http.StatusBadRequest, "The Wi-Fi password does not fit the security type."},
 	{payload.CodeInvalidEmail, http.StatusBadRequest, "The e-mail address is not local@domain."},
 	{payload.CodeInvalidPhone, http.StatusBadRequest, "The phone number is not 3 to 15 digits with an optional +."},
+	{CodeBatchInvalid, http.StatusBadRequest, "Requests of a batch are invalid and no code was made; items gives each one's index, code, field, message and hint."},
 	{CodeNotFound, http.StatusNotFound, "No such path."},
 	{CodeMethodNotAllowed, http.StatusMethodNotAllowed, "The path does not take this method; Allow lists those it takes."},
 	{payload.CodePayloadTooLarge, http.StatusRequestEntityTooLarge, "data, text or the generated payload has more than 2,048 characters."},
-	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body is larger than 64 KiB."},
+	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body is larger than 64 KiB (256 KiB for a batch)."},
 	{CodeHeadersTooLarge, http.StatusRequestHeaderFieldsTooLarge, "The request line and headers are larger than 16 KiB."},
 	{CodeUnsupportedMedia, http.StatusUnsupportedMediaType, "The POST body is not application/json."},
 	{CodeNotEncodable, http.StatusUnprocessableEntity, "The payload does not fit a QR Code at this error correction level, or the image is too small for its modules."},

@@ -46,6 +46,7 @@ func loadOpenAPI(t *testing.T) (*openapi3.T, map[string]any) {
 var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/api/qr-code", "createQrCode"},
 	{http.MethodPost, "/api/qr-code", "createStructuredQrCode"},
+	{http.MethodPost, "/api/qr-code/batch", "createQrCodeBatch"},
 	{http.MethodGet, "/api/qr-code/url", "createUrlQrCode"},
 	{http.MethodGet, "/api/qr-code.png", "getQrCodePng"},
 	{http.MethodGet, "/api/qr-code.svg", "getQrCodeSvg"},

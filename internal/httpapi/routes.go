@@ -28,6 +28,7 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		"/.well-known/mcp.json":        {http.MethodGet: card},
 		"/.well-known/ai-catalog.json": {http.MethodGet: catalog},
 		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.postCode},
+		"/api/qr-code/batch":           {http.MethodPost: s.postBatch},
 		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},
 		"/api/qr-code.png":             {http.MethodGet: get(api.RoutePNG)},
 		"/api/qr-code.svg":             {http.MethodGet: get(api.RouteSVG)},
