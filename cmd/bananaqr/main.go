@@ -93,6 +93,9 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if *f.batch != "" {
+		return encodeBatch(f, stdin, stderr)
+	}
 	// The flags make the same request the HTTP API reads, through the same rules and errors.
 	r, err := f.request()
 	if err != nil {
@@ -118,6 +121,7 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type encodeFlags struct {
 	*flag.FlagSet
 	ecc, out, fg, bg, corners, logo, remote *string
+	batch                                   *string // a CSV file of codes to make (batch.go)
 	margin, size                            *int
 	invert                                  *bool
 	typeFields                              *payloadFields
@@ -162,6 +166,7 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	f.bg = fs.String("background", defaults["background"], "image: background `colour`, RRGGBB with or without #")
 	f.corners = fs.String("corners", defaults["corners"], "image: `shape` of the modules' outer corners: "+choices("corners"))
 	f.typeFields = payloadFlags(fs)
+	f.batch = batchFlag(fs)
 	f.logo = fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
 	f.remote = fs.String("remote", "", fmt.Sprintf("make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\n"+
 		"instead of on this machine; the service's limits (%d,%03d characters, %d codes a minute) apply",
