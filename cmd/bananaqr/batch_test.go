@@ -1,0 +1,203 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/qrtest"
+)
+
+// encodeArgs runs bananaqr encode with args and stdin, and returns the exit status and stderr.
+func encodeArgs(t *testing.T, stdin string, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"encode"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	if stdout.Len() > 0 {
+		t.Errorf("stdout: %q", stdout.String())
+	}
+	return code, stderr.String()
+}
+
+// batchCSV is a file with a byte-order mark, quoted cells holding a comma, quotes and a line
+// break, a Wi-Fi row, a name asked for and style cells; and the payload each file holds.
+const batchCSV = "\uFEFFtype,url,text,ssid,password,hidden,format,size,filename\r\n" +
+	"url,https://example.com/menu,,,,,png,,menu\r\n" +
+	"text,,\"Hello, \"\"world\"\"\nsecond line\",,,,png,512,\r\n" +
+	"wifi,,,Café,correct horse,1,png,,\r\n" +
+	"url,https://example.com/svg,,,,,,,\r\n"
+
+var batchPayloads = map[string]string{
+	"menu.png":      "https://example.com/menu",
+	"qr-2-text.png": "Hello, \"world\"\nsecond line",
+	"qr-3-wifi.png": "WIFI:T:WPA;S:Café;P:correct horse;H:true;;",
+}
+
+// readPNGs checks that the PNG files decode (gozxing) to their payloads.
+func readPNGs(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	for name, want := range batchPayloads {
+		img, err := png.Decode(bytes.NewReader(files[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if text, err := qrtest.DecodeImage(img, false); err != nil || text != want {
+			t.Errorf("%s reads %q (%v), want %q", name, text, err, want)
+		}
+	}
+}
+
+// TestEncodeBatchZip writes a CSV file's codes to a ZIP archive: its files in row order, the
+// PNGs reading back to their payloads, the style flags filling the empty cells, the same bytes
+// a second time; the summary gives the codes a second.
+func TestEncodeBatchZip(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "codes.csv")
+	os.WriteFile(csvPath, []byte(batchCSV), 0o644)
+	out := filepath.Join(dir, "codes.zip")
+	code, stderr := encodeArgs(t, "", "-batch", csvPath, "-o", out, "-corners", "rounded", "-size", "300")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "4 codes in ") || !strings.Contains(stderr, "codes a second") || strings.Contains(stderr, "\r") {
+		t.Errorf("stderr %q", stderr)
+	}
+	first, _ := os.ReadFile(out)
+	zr, err := zip.NewReader(bytes.NewReader(first), int64(len(first)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	files := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		files[f.Name], _ = io.ReadAll(rc)
+		rc.Close()
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, " "); got != "menu.png qr-2-text.png qr-3-wifi.png qr-4-url.svg" {
+		t.Errorf("files %s", got)
+	}
+	readPNGs(t, files)
+	if svg := string(files["qr-4-url.svg"]); !strings.Contains(svg, `width="300"`) || !strings.Contains(svg, "https://example.com/svg") {
+		t.Errorf("the SVG is not 300 px or lacks its title: %.200s", svg)
+	}
+	os.Remove(out)
+	if code, stderr := encodeArgs(t, "", "-batch", csvPath, "-o", out, "-corners", "rounded", "-size", "300"); code != 0 {
+		t.Fatalf("again: exit %d: %s", code, stderr)
+	}
+	if again, _ := os.ReadFile(out); !bytes.Equal(again, first) {
+		t.Error("the same file gave another archive")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the folder holds %d files, want codes.csv and codes.zip (no temporary file left)", len(entries))
+	}
+}
+
+// TestEncodeBatchFolder writes the codes as files in a new folder, from standard input; a
+// second run refuses to overwrite them and writes nothing.
+func TestEncodeBatchFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "codes") + "/"
+	code, stderr := encodeArgs(t, batchCSV, "-batch", "-", "-o", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files := map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		files[e.Name()], _ = os.ReadFile(filepath.Join(dir, e.Name()))
+		if info, _ := e.Info(); info.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v", e.Name(), info.Mode())
+		}
+	}
+	if len(files) != 4 {
+		t.Fatalf("%d files", len(files))
+	}
+	readPNGs(t, files)
+	os.Remove(filepath.Join(dir, "menu.png"))
+	code, stderr = encodeArgs(t, batchCSV, "-batch", "-", "-o", dir)
+	if code != 1 || !strings.Contains(stderr, "exist already") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "menu.png")); err == nil {
+		t.Error("a refused batch wrote menu.png")
+	}
+}
+
+// TestEncodeBatchErrors: every failing row is reported with its line (as the file counts
+// lines), field, the API's code and hint; the exit status is 2 and nothing is written.
+func TestEncodeBatchErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "codes.zip")
+	file := "url,text,size,filename\n" +
+		"https://example.com,,,\n" +
+		",\"two\nlines\",99999,\n" + // line 3
+		"https://user:pw@example.com,,,\n" + // line 5
+		"https://example.com,,,../up\n" + // line 6
+		"https://example.com,,,\n"
+	code, stderr := encodeArgs(t, file, "-batch", "-", "-o", out)
+	if code != 2 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"-: 3 rows are invalid; nothing was written", "-:3: size: size 99999 is out of range 128..2048 (INVALID_VALUE)\n\tGive size",
+		"-:5: url: ", "(INVALID_URL)", "-:6: filename: ", "(INVALID_VALUE)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("written: %v", entries)
+	}
+	code, stderr = encodeArgs(t, "url,colour\nhttps://example.com,000000\n", "-batch", "-", "-o", out)
+	if code != 2 || !strings.Contains(stderr, `-:1: colour: the column "colour" is not a field of the request (UNKNOWN_FIELD)`) {
+		t.Errorf("unknown column: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"-batch", "-"}, {"-batch", "-", "-o", filepath.Join(dir, "x.png")}, {"-batch", "-", "-o", out, "text"},
+		{"-batch", "-", "-o", out, "-remote", "http://127.0.0.1:1"}, {"-batch", "-", "-o", out, "-size", "5"},
+	} {
+		if code, stderr := encodeArgs(t, "url\nhttps://example.com\n", args...); code != 2 || stderr == "" {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("written: %v", entries)
+	}
+}
+
+// BenchmarkEncodeBatch makes batches of 1,000 URL codes (1024 px, the defaults) into a ZIP
+// archive through bananaqr encode -batch, as SVG and as PNG, and reports codes a second. Run
+// with -benchtime=1x for one batch, or a 10,000-row file with BANANAQR_BATCH_ROWS=10000.
+func BenchmarkEncodeBatch(b *testing.B) {
+	rows := 1000
+	if n := os.Getenv("BANANAQR_BATCH_ROWS"); n != "" {
+		fmt.Sscan(n, &rows)
+	}
+	for _, format := range []string{"svg", "png"} {
+		b.Run(fmt.Sprintf("%s/%d", format, rows), func(b *testing.B) {
+			var csv strings.Builder
+			csv.WriteString("url,format\n")
+			for i := range rows {
+				fmt.Fprintf(&csv, "https://example.com/product/%06d?ref=batch,%s\n", i, format)
+			}
+			dir := b.TempDir()
+			in := filepath.Join(dir, "codes.csv")
+			os.WriteFile(in, []byte(csv.String()), 0o644)
+			out := filepath.Join(dir, "codes.zip")
+			b.ResetTimer()
+			for b.Loop() {
+				var stderr bytes.Buffer
+				if code := run([]string{"encode", "-batch", in, "-o", out}, nil, io.Discard, &stderr); code != 0 {
+					b.Fatal(stderr.String())
+				}
+			}
+			b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "codes/s")
+		})
+	}
+}
