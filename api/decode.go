@@ -38,7 +38,28 @@ var stringFields = map[string]func(p *payload.Request) *string{
 	"subject":      func(p *payload.Request) *string { return &p.Subject },
 	"message":      func(p *payload.Request) *string { return &p.Message },
 	"body":         func(p *payload.Request) *string { return &p.Body },
+	// The bananaqr extensions' fields (types tel, geo, event and epc); tel's number is phone,
+	// epc's beneficiary name.
+	"latitude":    func(p *payload.Request) *string { return &p.Latitude },
+	"longitude":   func(p *payload.Request) *string { return &p.Longitude },
+	"altitude":    func(p *payload.Request) *string { return &p.Altitude },
+	"summary":     func(p *payload.Request) *string { return &p.Summary },
+	"start":       func(p *payload.Request) *string { return &p.Start },
+	"end":         func(p *payload.Request) *string { return &p.End },
+	"location":    func(p *payload.Request) *string { return &p.Location },
+	"description": func(p *payload.Request) *string { return &p.Description },
+	"iban":        func(p *payload.Request) *string { return &p.IBAN },
+	"bic":         func(p *payload.Request) *string { return &p.BIC },
+	"amount":      func(p *payload.Request) *string { return &p.Amount },
+	"reference":   func(p *payload.Request) *string { return &p.Reference },
+	"remittance":  func(p *payload.Request) *string { return &p.Remittance },
 }
+
+// numberFields are the string fields that a JSON body may also give as a JSON number: the
+// number's literal is kept as it is (never read into a float64, which would turn 0.1 into
+// 0.1000000000000000055511 or 12.30 into 12.3 and lose what was written), and the payload
+// checks it as it checks the same text given as a string.
+var numberFields = map[string]bool{"latitude": true, "longitude": true, "altitude": true, "amount": true}
 
 // payloadAliases are the older reference's names among stringFields, each with the field it
 // stands for (payload.Request reads both and refuses them when they disagree).
@@ -65,8 +86,9 @@ func PayloadFields() []string {
 func PayloadAliases() map[string]string { return maps.Clone(payloadAliases) }
 
 // DecodeJSON reads a POST body (spec 2.1): one JSON object of the request's properties, each of
-// its JSON type (strings, the booleans hidden and download, the integers size and margin), no
-// unknown property, nothing after the object. data, url and text may not be empty.
+// its JSON type (strings, the booleans hidden and download, the integers size and margin, and
+// for latitude, longitude, altitude and amount a number or a string), no unknown property,
+// nothing after the object. data, url and text may not be empty.
 func DecodeJSON(body []byte) (Request, error) {
 	r := NewRequest()
 	if !utf8.Valid(body) {
@@ -149,8 +171,15 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 		}
 		return r.setInt(name, v)
 	}
+	if numberFields[name] && len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		// A JSON number, valid (the decoder read it): its literal, as written.
+		return r.setString(name, string(raw))
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
+		if numberFields[name] {
+			return wrongType("a JSON number or a string of one")
+		}
 		if _, known := stringFields[name]; known || isStyle(name) || name == "type" {
 			return wrongType("a JSON string")
 		}

@@ -291,6 +291,17 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 		s := req.Properties[name].Value
 		var value, wrong any
 		switch {
+		case s.Type.Includes("number") && s.Type.Includes("string"):
+			// A bananaqr extension's number (numberFields): a JSON number or a string.
+			if !numberFields[name] {
+				t.Errorf("QrRequest.%s is a number or a string, but DecodeJSON takes strings only", name)
+			}
+			for _, v := range []any{json.Number("12.5"), "12.5"} {
+				if code := decodeJSONCode(body(name, v)); code != "" {
+					t.Errorf("QrRequest.%s = %#v: DecodeJSON says %s", name, v, code)
+				}
+			}
+			value, wrong = json.Number("1"), true
 		case s.Type.Is("string"):
 			value, wrong = "x", 1
 			if s.Default != nil {
@@ -306,6 +317,9 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 		}
 		if code := decodeJSONCode(body(name, value)); code == CodeUnknownField || code == CodeWrongType {
 			t.Errorf("QrRequest.%s = %v: DecodeJSON says %s", name, value, code)
+		}
+		if numberFields[name] && !(s.Type.Includes("number") && s.Type.Includes("string")) {
+			t.Errorf("DecodeJSON takes QrRequest.%s as a number or a string, but the schema says %v", name, s.Type.Slice())
 		}
 		if code := decodeJSONCode(body(name, wrong)); code != CodeWrongType {
 			t.Errorf("QrRequest.%s = %#v (not a %v): DecodeJSON says %q, want %s", name, wrong, s.Type.Slice(), code, CodeWrongType)

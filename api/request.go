@@ -69,7 +69,15 @@ func (r *Request) Options() render.Options {
 // with the logo's pad covered, so that the encoder keeps error correction to spare for it
 // rather than forcing level H, whose larger symbol has smaller modules at the same printed size
 // and reads worse in a camera than a smaller one with its pad.
+//
+// An epc code (a bananaqr extension) is encoded as the EPC guideline (EPC069-12) requires:
+// at level M exactly, never raised, and without the ECI designator, since its third line names
+// the character set (UTF-8) and banking apps read that; Check refuses a logo or another level
+// for it.
 func (r *Request) Encoding() qr.Options {
+	if r.Payload.Type == payload.EPC {
+		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true}
+	}
 	o := qr.Options{Level: r.ECC}
 	if r.Logo == render.Banana {
 		o.Cover = render.LogoPad
@@ -117,8 +125,20 @@ func (r *Request) ContrastOf() Contrast {
 }
 
 // Check checks what no single field shows: that readers can tell the colours apart (package
-// contrast), else LOW_CONTRAST with a nearby pair that they can.
+// contrast), else LOW_CONTRAST with a nearby pair that they can; and that an epc code asks for
+// neither the banana logo nor a level other than M, else INVALID_VALUE: the EPC guideline fixes
+// the level at M, which cannot spare the logo's modules.
 func (r *Request) Check() error {
+	if r.Payload.Type == payload.EPC {
+		if r.Logo != render.NoLogo {
+			return NewError(CodeInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
+				"logo banana is not available for epc codes")
+		}
+		if r.ECC != qr.M {
+			return NewError(CodeInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
+				"ecc %s is not available for epc codes", nameOf(levels, r.ECC))
+		}
+	}
 	v := contrast.Judge(r.Color, r.Background)
 	if v.Readable {
 		return nil
