@@ -22,16 +22,34 @@ type Input struct {
 	Security string `json:"security,omitempty" jsonschema:"type wifi: WPA (also for WPA2 and WPA3), WEP, or nopass for an open network."`
 	Hidden   bool   `json:"hidden,omitempty" jsonschema:"type wifi: true when the network does not broadcast its name."`
 
-	Name         string `json:"name,omitempty" jsonschema:"type vcard: the contact's name, such as Anna Müller or Müller, Anna."`
+	Name         string `json:"name,omitempty" jsonschema:"type vcard: the contact's name, such as Anna Müller or Müller, Anna. type epc: the beneficiary's name, 1 to 70 characters on one line."`
 	Organization string `json:"organization,omitempty" jsonschema:"type vcard: the company."`
 	JobTitle     string `json:"jobTitle,omitempty" jsonschema:"type vcard: the job title."`
-	Phone        string `json:"phone,omitempty" jsonschema:"type vcard: a phone number. type sms: the number to text, 3 to 15 digits with an optional leading +; spaces, ( ) . - / are fine."`
+	Phone        string `json:"phone,omitempty" jsonschema:"type vcard: a phone number. type sms: the number to text, type tel: the number to call; 3 to 15 digits with an optional leading +; spaces, ( ) . - / are fine."`
 	Email        string `json:"email,omitempty" jsonschema:"type vcard: an e-mail address."`
 	Website      string `json:"website,omitempty" jsonschema:"type vcard: a web address."`
 
 	To      string `json:"to,omitempty" jsonschema:"type email: the recipient's address."`
 	Subject string `json:"subject,omitempty" jsonschema:"type email: the subject, one line."`
 	Message string `json:"message,omitempty" jsonschema:"type email: the body. type sms: the text."`
+
+	// The bananaqr extensions (tel, geo, event, epc). The numbers take a JSON number or a
+	// string; inputSchema gives them both types.
+	Latitude  any `json:"latitude,omitempty" jsonschema:"type geo: decimal degrees (WGS-84), -90 to 90, at most 7 decimal places, such as 48.8582; a number or a string, no exponent."`
+	Longitude any `json:"longitude,omitempty" jsonschema:"type geo: decimal degrees, -180 to 180, at most 7 decimal places, such as 2.2945."`
+	Altitude  any `json:"altitude,omitempty" jsonschema:"type geo: metres above the WGS-84 ellipsoid (negative below), within 100000, at most 2 decimal places; optional."`
+
+	Summary     string `json:"summary,omitempty" jsonschema:"type event: the event's title."`
+	Start       string `json:"start,omitempty" jsonschema:"type event: a date such as 2026-12-24 (all day), or a date and time with Z or an offset such as 2026-12-24T18:00:00+01:00."`
+	End         string `json:"end,omitempty" jsonschema:"type event: as start and of the same kind, not before it; a date is the last day, inclusive. Optional."`
+	Location    string `json:"location,omitempty" jsonschema:"type event: where it takes place."`
+	Description string `json:"description,omitempty" jsonschema:"type event: details."`
+
+	IBAN       string `json:"iban,omitempty" jsonschema:"type epc: the beneficiary's IBAN of a SEPA country, spaces allowed; check digits are verified."`
+	BIC        string `json:"bic,omitempty" jsonschema:"type epc: the bank's BIC, 8 or 11 characters; optional."`
+	Amount     any    `json:"amount,omitempty" jsonschema:"type epc: euros, 0.01 to 999999999.99, at most 2 decimals, such as 12.30; a number or a string, no currency sign or thousands separator. Optional: the payer types it."`
+	Reference  string `json:"reference,omitempty" jsonschema:"type epc: an ISO 11649 creditor reference such as RF18 5390 0754 7034 (checked); not with remittance."`
+	Remittance string `json:"remittance,omitempty" jsonschema:"type epc: free text for the payee, 1 to 140 characters on one line; not with reference."`
 
 	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be clearly darker than background (its BT.601 luma at most 45% of the background's, 48 steps below it, and a contrast of 3:1), or the call fails with LOW_CONTRAST naming a readable colour."`
 	Background string `json:"background,omitempty" jsonschema:"The light modules' colour, RRGGBB with or without #."`
@@ -93,6 +111,13 @@ func inputSchema() *jsonschema.Schema {
 	for _, f := range []string{"url", "text"} {
 		s.Properties[f].MinLength, s.Properties[f].MaxLength = &one, &max
 	}
+	for _, f := range []string{"latitude", "longitude", "altitude", "amount"} {
+		s.Properties[f].Type, s.Properties[f].Types = "", []string{"number", "string"}
+	}
+	between("latitude", -90, 90)
+	between("longitude", -180, 180)
+	between("altitude", -100000, 100000)
+	between("amount", 0.01, 999999999.99)
 	s.Required = []string{"type"}
 	return s
 }

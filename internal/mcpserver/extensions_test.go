@@ -1,0 +1,32 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestCallExtensions: generate_qr makes codes of the bananaqr extension types (tel, geo, event,
+// epc), the numbers given as JSON numbers, reads each back, and repeats nothing private.
+func TestCallExtensions(t *testing.T) {
+	f := &fakes{admit: true}
+	cs := session(t, f.config(), edge("198.51.100.3", "https://qr.example.com"))
+	for _, c := range []struct{ args, payload, secret string }{
+		{`{"type":"tel","phone":"+44 20 7946 0000"}`, "tel:+442079460000", "7946"},
+		{`{"type":"geo","latitude":48.8582,"longitude":2.2945,"altitude":35}`, "geo:48.8582,2.2945,35", "48.8582"},
+		{`{"type":"event","summary":"Launch","start":"2026-12-24"}`, "BEGIN:VEVENT\r\nSUMMARY:Launch\r\nDTSTART;VALUE=DATE:20261224\r\nEND:VEVENT\r\n", "Launch"},
+		{`{"type":"epc","name":"Anna Example","iban":"DE89 3704 0044 0532 0130 00","amount":12.30,"remittance":"Invoice 7"}`,
+			"BCD\n002\n1\nSCT\n\nAnna Example\nDE89370400440532013000\nEUR12.3\n\n\nInvoice 7", "DE89"},
+	} {
+		res := callTool(t, cs, c.args)
+		if _, text := readPNG(t, res); text != c.payload {
+			t.Errorf("%s: the PNG reads %q, want %q", c.args, text, c.payload)
+		}
+		if len(res.Content) != 1 {
+			t.Errorf("%s: %d content blocks", c.args, len(res.Content))
+		}
+		if b, _ := json.Marshal(res); bytes.Contains(b, []byte(c.secret)) || bytes.Contains(b, []byte("qr.example.com")) {
+			t.Errorf("%s: the answer shows the payload or a link: %.200s", c.args, b)
+		}
+	}
+}
