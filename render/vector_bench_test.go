@@ -1,0 +1,40 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/bananaqr/bananaqr/qr"
+)
+
+// BenchmarkVector draws the URL of the rendering tests at 1024 pixels in each style with each
+// vector writer: SVG, PDF and EPS; "bytes" is the file's size.
+func BenchmarkVector(b *testing.B) {
+	writers := []struct {
+		name  string
+		write func([]byte, *qr.Symbol, *Options) ([]byte, error)
+	}{{"svg", AppendSVG}, {"pdf", AppendPDF}, {"eps", AppendEPS}}
+	for _, w := range writers {
+		for _, st := range []struct {
+			name    string
+			corners Corners
+			logo    Logo
+		}{{"square", Square, NoLogo}, {"rounded", Rounded, NoLogo}, {"banana", Square, Banana}} {
+			s, err := encodeFor(renderTexts[0], qr.Options{Level: qr.M}, st.logo)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := Defaults()
+			o.Corners, o.Logo = st.corners, st.logo
+			b.Run(w.name+"/"+st.name, func(b *testing.B) {
+				var buf []byte
+				b.ReportAllocs()
+				for b.Loop() {
+					if buf, err = w.write(buf[:0], s, &o); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(buf)), "bytes")
+			})
+		}
+	}
+}
