@@ -150,7 +150,7 @@ func writeFolder(dir string, entries []batch.Entry, progress func(int)) error {
 		return fmt.Errorf("%s: %s%s exist already; nothing was written (remove them, or write to another folder)", dir, strings.Join(exist, ", "), more)
 	}
 	var written []string
-	err := batch.Make(context.Background(), entries, batch.Workers(), batch.Local, func(i int, e *batch.Entry, image []byte) error {
+	err := batch.Make(context.Background(), entries, batch.Workers(), batch.Local, batch.CopyImage, func(i int, e *batch.Entry, image []byte) error {
 		path := filepath.Join(dir, e.Name)
 		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {

@@ -6,6 +6,7 @@
 package batch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -218,12 +219,15 @@ type Maker func(ctx context.Context, r *api.Request) (*generate.Result, error)
 // Local is the Maker of a machine of its own: generate.Code.
 func Local(_ context.Context, r *api.Request) (*generate.Result, error) { return generate.Code(r) }
 
-// Make makes the entries' codes, workers at once, and hands each image to put in entry order;
-// put must copy what it keeps. It stops at the first error, of make or of put, and returns it;
-// a code's error carries its entry's index (an *ItemError wrapped, see IndexOf).
-func Make(ctx context.Context, entries []Entry, workers int, code Maker, put func(i int, e *Entry, image []byte) error) error {
+// Make makes the entries' codes, workers at once, each worker turning a code's image into a T
+// with prepare (which must copy what it keeps: the image's memory is reused afterwards), and
+// hands the Ts to put in entry order. It stops at the first error, of a code, prepare or put,
+// and returns it; a code's error carries its entry's index (see IndexOf). At most 4·workers
+// codes are held at once, whatever the batch's length.
+func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
+	prepare func(e *Entry, image []byte) (T, error), put func(i int, e *Entry, v T) error) error {
 	type made struct {
-		res *generate.Result
+		v   T
 		err error
 	}
 	workers = max(1, min(workers, len(entries)))
@@ -239,8 +243,16 @@ func Make(ctx context.Context, entries []Entry, workers int, code Maker, put fun
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
+				var m made
 				res, err := code(ctx, &entries[i].Request)
-				slots[i] <- made{res, err}
+				if err != nil {
+					m.err = &madeError{Index: i, Err: err}
+				} else {
+					image, _ := imageOf(res, entries[i].Request.Format)
+					m.v, m.err = prepare(&entries[i], image)
+					res.Release()
+				}
+				slots[i] <- m
 			}
 		})
 	}
@@ -263,32 +275,20 @@ func Make(ctx context.Context, entries []Entry, workers int, code Maker, put fun
 	for i := range entries {
 		m := <-slots[i]
 		<-window
-		if m.err != nil {
-			err = &madeError{Index: i, Err: m.err}
-			break
+		if err = m.err; err == nil {
+			err = put(i, &entries[i], m.v)
 		}
-		image, _ := imageOf(m.res, entries[i].Request.Format)
-		err = put(i, &entries[i], image)
-		m.res.Release()
 		if err != nil {
 			break
 		}
 	}
-	if err != nil {
-		cancel()
-		wg.Wait()
-		for _, slot := range slots {
-			select {
-			case m := <-slot:
-				if m.res != nil {
-					m.res.Release()
-				}
-			default:
-			}
-		}
-	}
+	cancel()
+	wg.Wait()
 	return err
 }
+
+// CopyImage is the prepare of Make that keeps each image as it is, in memory of its own.
+func CopyImage(_ *Entry, image []byte) ([]byte, error) { return bytes.Clone(image), nil }
 
 // madeError is the error of the code of entry Index.
 type madeError struct {

@@ -206,7 +206,7 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 		return generate.Code(r)
 	}
 	var put []int
-	err := Make(context.Background(), entries, 4, failing, func(i int, _ *Entry, _ []byte) error {
+	err := Make(context.Background(), entries, 4, failing, CopyImage, func(i int, _ *Entry, _ []byte) error {
 		put = append(put, i)
 		return nil
 	})

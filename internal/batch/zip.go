@@ -5,9 +5,12 @@ package batch
 
 import (
 	"archive/zip"
+	"bytes"
 	"compress/flate"
 	"context"
+	"hash/crc32"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -16,6 +19,10 @@ import (
 // ZipTime is every entry's modification time: 1980-01-01 00:00, the first time an MS-DOS date
 // can hold (APPNOTE 4.4.6), rather than the time the archive is made.
 var ZipTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// zipDate is ZipTime as an MS-DOS date (APPNOTE 4.4.6): the years since 1980, the month and
+// the day in bits 15-9, 8-5 and 4-0.
+const zipDate = 0<<9 | 1<<5 | 1
 
 // ZipLevel is the DEFLATE level of the SVG entries: the fastest, as SVGs shrink well at any
 // level. PNGs are already compressed and are stored.
@@ -28,27 +35,64 @@ type Zip struct {
 }
 
 // NewZip returns a Zip writing to w.
-func NewZip(w io.Writer) *Zip {
-	zw := zip.NewWriter(w)
-	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, ZipLevel)
-	})
-	return &Zip{w: zw}
+func NewZip(w io.Writer) *Zip { return &Zip{w: zip.NewWriter(w)} }
+
+// Compressed is an entry's file as the archive holds it: deflated when it is an SVG (text),
+// stored when it is a PNG (compressed already).
+type Compressed struct {
+	Method uint16
+	CRC32  uint32
+	Size   int // uncompressed
+	Data   []byte
 }
 
-// Add adds the image of entry e as a file of its own: deflated when it is an SVG (text), stored
-// when it is a PNG (compressed already).
-func (z *Zip) Add(e *Entry, image []byte) error {
-	h := &zip.FileHeader{Name: e.Name, Method: zip.Deflate, Modified: ZipTime}
+// Compress returns the file of entry e's image as the archive holds it. Make's workers call it,
+// so that the codes are compressed in parallel.
+func Compress(e *Entry, image []byte) (Compressed, error) {
+	c := Compressed{Method: zip.Store, CRC32: crc32.ChecksumIEEE(image), Size: len(image)}
 	if e.Request.Format == api.FormatPNG {
-		h.Method = zip.Store
+		c.Data = bytes.Clone(image)
+		return c, nil
 	}
+	c.Method = zip.Deflate
+	var b bytes.Buffer
+	b.Grow(len(image) / 4)
+	fw, ok := compressors.Get().(*flate.Writer)
+	if ok {
+		fw.Reset(&b)
+	} else {
+		var err error
+		if fw, err = flate.NewWriter(&b, ZipLevel); err != nil {
+			return c, err
+		}
+	}
+	defer compressors.Put(fw)
+	if _, err := fw.Write(image); err != nil {
+		return c, err
+	}
+	if err := fw.Close(); err != nil {
+		return c, err
+	}
+	c.Data = b.Bytes()
+	return c, nil
+}
+
+// compressors holds DEFLATE compressors between entries: a new one costs far more than
+// deflating a code's SVG (its window and hash tables, some hundreds of KiB).
+var compressors sync.Pool
+
+// Add adds the file of entry e, a regular file of mode 0644 dated ZipTime.
+func (z *Zip) Add(e *Entry, c Compressed) error {
+	h := &zip.FileHeader{Name: e.Name, Method: c.Method, CRC32: c.CRC32,
+		CompressedSize64: uint64(len(c.Data)), UncompressedSize64: uint64(c.Size),
+		// CreateRaw writes the MS-DOS fields as they are (it reads no Modified).
+		ModifiedDate: zipDate, ModifiedTime: 0}
 	h.SetMode(0o644)
-	f, err := z.w.CreateHeader(h)
+	f, err := z.w.CreateRaw(h)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(image)
+	_, err = f.Write(c.Data)
 	return err
 }
 
@@ -59,8 +103,8 @@ func (z *Zip) Close() error { return z.w.Close() }
 // when not nil, is told how many are written after each.
 func WriteZip(ctx context.Context, w io.Writer, entries []Entry, workers int, code Maker, progress func(done int)) error {
 	z := NewZip(w)
-	err := Make(ctx, entries, workers, code, func(i int, e *Entry, image []byte) error {
-		if err := z.Add(e, image); err != nil {
+	err := Make(ctx, entries, workers, code, Compress, func(i int, e *Entry, c Compressed) error {
+		if err := z.Add(e, c); err != nil {
 			return err
 		}
 		if progress != nil {

@@ -180,11 +180,13 @@ func TestBatchLimits(t *testing.T) {
 // whole with Retry-After, making nothing and counting nothing, in memory and (when
 // BANANAQR_TEST_REDIS_URL is set) in Redis.
 func TestBatchRateLimit(t *testing.T) {
-	limiters := map[string]func() ratelimit.Limiter{"memory": func() ratelimit.Limiter { return ratelimit.NewMemory(60, time.Minute, nil) }}
-	limiters["redis"] = func() ratelimit.Limiter { return redisLimiter(t, "", 60) }
+	limiters := map[string]func(t *testing.T) ratelimit.Limiter{
+		"memory": func(*testing.T) ratelimit.Limiter { return ratelimit.NewMemory(60, time.Minute, nil) },
+		"redis":  func(t *testing.T) ratelimit.Limiter { return redisLimiter(t, "", 60) },
+	}
 	for name, limiter := range limiters {
 		t.Run(name, func(t *testing.T) {
-			ts := newTestServer(t, Config{Limiter: limiter(), RateLimit: 60, TrustedProxies: loopback})
+			ts := newTestServer(t, Config{Limiter: limiter(t), RateLimit: 60, TrustedProxies: loopback})
 			caller := batchCaller()
 			batch := func(n int) string {
 				return "[" + strings.TrimSuffix(strings.Repeat(`{"url":"https://example.com","size":128},`, n), ",") + "]"
