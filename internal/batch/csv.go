@@ -174,15 +174,3 @@ func setStyle(r *api.Request, d *api.Request) {
 	r.Format, r.Size, r.Margin, r.ECC = d.Format, d.Size, d.Margin, d.ECC
 	r.Color, r.Background, r.Logo, r.Corners = d.Color, d.Background, d.Logo, d.Corners
 }
-
-// Columns returns the CSV columns a batch may have: the API's field names and filename, in
-// name order, for the help text.
-func Columns() []string {
-	names := []string{"data", "type", "hidden", "filename"}
-	names = append(names, api.PayloadFields()...)
-	for name := range api.StyleDefaults() {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
