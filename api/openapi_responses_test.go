@@ -54,6 +54,14 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pdf, err := render.PDF(sym, render.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := render.EPS(sym, render.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
 	headers := func(contentType, format string, private bool) http.Header {
 		h := http.Header{}
 		h.Set("Content-Type", contentType)
@@ -123,6 +131,11 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 			check{"PNG", http.MethodGet, "/api/qr-code?url=x&format=png", 200, headers("image/png", "png", private), png},
 			check{".png", http.MethodGet, "/api/qr-code.png?url=x", 200, headers("image/png", "png", private), png},
 			check{".svg", http.MethodGet, "/api/qr-code.svg?url=x", 200, headers("image/svg+xml", "svg", private), svg},
+			check{"PDF", http.MethodGet, "/api/qr-code?url=x&format=pdf", 200, headers("application/pdf", "pdf", private), pdf},
+			check{"EPS", http.MethodGet, "/api/qr-code?url=x&format=eps", 200, headers("application/postscript", "eps", private), eps},
+			check{"POST PDF", http.MethodPost, "/api/qr-code", 200, headers("application/pdf", "pdf", private), pdf},
+			check{"POST EPS", http.MethodPost, "/api/qr-code", 200, headers("application/postscript", "eps", private), eps},
+			check{"/url PDF", http.MethodGet, "/api/qr-code/url?url=x&format=pdf", 200, headers("application/pdf", "pdf", private), pdf},
 		)
 	}
 	for _, path := range []string{"/healthz", "/api/qr-code/healthz"} {
@@ -170,6 +183,8 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 		{"no X-QR-Size", http.MethodGet, "/api/qr-code?url=x", 200, without(okHeaders, "X-QR-Size"), marshal(response(false))},
 		{"no Cache-Control", http.MethodGet, "/api/qr-code.png?url=x", 200, without(headers("image/png", "png", false), "Cache-Control"), png},
 		{"JSON from the .png path", http.MethodGet, "/api/qr-code.png?url=x", 200, okHeaders, marshal(response(false))},
+		{"a PDF from the .svg path", http.MethodGet, "/api/qr-code.svg?url=x", 200, headers("application/pdf", "pdf", false), pdf},
+		{"an unknown X-QR-Format", http.MethodGet, "/api/qr-code?url=x", 200, headers("application/pdf", "ps", false), pdf},
 		{"an unknown code", http.MethodGet, "/api/qr-code?url=x", 400, errHeader, []byte(`{"error":"e","code":"NOPE","message":"e","hint":"h"}`)},
 		{"an error with a fifth property", http.MethodPost, "/api/qr-code", 400, errHeader,
 			[]byte(`{"error":"e","code":"INVALID_JSON","message":"e","hint":"h","field":"size"}`)},

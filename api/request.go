@@ -19,11 +19,14 @@ import (
 // Format is the form of a response.
 type Format string
 
-// The formats.
+// The formats. PDF and EPS, for print, are bananaqr extensions: a page of Size pixels at
+// render.PrintDPI, drawn in vectors as the SVG is.
 const (
 	FormatJSON Format = "json"
 	FormatSVG  Format = "svg"
 	FormatPNG  Format = "png"
+	FormatPDF  Format = "pdf"
+	FormatEPS  Format = "eps"
 )
 
 // Request is one QR request, whichever edge it came from: what to encode and how to draw it.
@@ -156,7 +159,7 @@ func (r *Request) Check() error {
 
 // The enumerations of the request, as the spec writes them (case-sensitive).
 var (
-	formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG}
+	formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG, "pdf": FormatPDF, "eps": FormatEPS}
 	logos   = map[string]render.Logo{"none": render.NoLogo, "banana": render.Banana}
 	corners = map[string]render.Corners{"square": render.Square, "rounded": render.Rounded}
 	levels  = map[string]qr.Level{"L": qr.L, "M": qr.M, "Q": qr.Q, "H": qr.H}
@@ -195,7 +198,7 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 			r.Background = c
 		}
 	case "format":
-		r.Format, err = enum(formats, name, value, "json, svg or png")
+		r.Format, err = enum(formats, name, value, "json, svg, png, pdf or eps")
 	case "logo":
 		r.Logo, err = enum(logos, name, value, "none or banana")
 	case "corners":

@@ -16,7 +16,7 @@ import (
 func StyleValues(name string) []string {
 	switch name {
 	case "format":
-		return []string{string(FormatSVG), string(FormatPNG), string(FormatJSON)}
+		return []string{string(FormatSVG), string(FormatPNG), string(FormatJSON), string(FormatPDF), string(FormatEPS)}
 	case "logo":
 		return []string{nameOf(logos, render.NoLogo), nameOf(logos, render.Banana)}
 	case "corners":

@@ -1,5 +1,5 @@
 // Package generate is the service's one way through: a request becomes a payload, the payload a
-// symbol, the symbol an SVG or a PNG. The HTTP and MCP edges both call Code; it does no I/O.
+// symbol, the symbol an SVG, a PNG, a PDF or an EPS. The HTTP and MCP edges both call Code; it does no I/O.
 package generate
 
 import (
@@ -24,8 +24,26 @@ type Result struct {
 	Warnings []api.Warning
 	SVG      []byte // for the svg and json formats
 	PNG      []byte // for the png and json formats
+	PDF      []byte // for the pdf format
+	EPS      []byte // for the eps format
 
-	svgBuf, pngBuf *[]byte // the pooled memory SVG and PNG were written into
+	svgBuf, pngBuf, pdfBuf, epsBuf *[]byte // the pooled memory the images were written into
+}
+
+// Image returns the image of format f, the body of a response in that format: SVG, PNG, PDF
+// or EPS; nil for json, whose answer holds both the SVG and the PNG.
+func (r *Result) Image(f api.Format) []byte {
+	switch f {
+	case api.FormatSVG:
+		return r.SVG
+	case api.FormatPNG:
+		return r.PNG
+	case api.FormatPDF:
+		return r.PDF
+	case api.FormatEPS:
+		return r.EPS
+	}
+	return nil
 }
 
 // buffers holds image memory between requests, as pointers so that putting one back costs
@@ -35,12 +53,15 @@ var buffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooled is the largest image memory kept for other requests (a 2048 px PNG is far less).
 const maxPooled = 1 << 20
 
-// Release gives the result's image memory back for other requests; the result's SVG and PNG
-// must not be used afterwards.
+// Release gives the result's image memory back for other requests; the result's images must
+// not be used afterwards.
 func (r *Result) Release() {
 	release(r.svgBuf, r.SVG)
 	release(r.pngBuf, r.PNG)
-	r.SVG, r.PNG, r.svgBuf, r.pngBuf = nil, nil, nil, nil
+	release(r.pdfBuf, r.PDF)
+	release(r.epsBuf, r.EPS)
+	r.SVG, r.PNG, r.PDF, r.EPS = nil, nil, nil, nil
+	r.svgBuf, r.pngBuf, r.pdfBuf, r.epsBuf = nil, nil, nil, nil
 }
 
 // release puts buf back in the pool holding img, the memory last written through it (which
@@ -101,6 +122,21 @@ func Code(r *api.Request) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Payload: p, Symbol: s, ModulePx: px, Warnings: warnings(p, r)}
+	switch r.Format {
+	case api.FormatPDF:
+		o.Title = Title(p) // the document's /Title
+		res.pdfBuf = buffers.Get().(*[]byte)
+		if res.PDF, err = render.AppendPDF((*res.pdfBuf)[:0], s, &o); err != nil {
+			return nil, err
+		}
+		return res, nil
+	case api.FormatEPS:
+		res.epsBuf = buffers.Get().(*[]byte)
+		if res.EPS, err = render.AppendEPS((*res.epsBuf)[:0], s, &o); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	if r.Format != api.FormatPNG {
 		o.Title = Title(p)
 		res.svgBuf = buffers.Get().(*[]byte)
@@ -119,8 +155,8 @@ func Code(r *api.Request) (*Result, error) {
 	return res, nil
 }
 
-// Title returns the accessible name of a code's SVG: the payload itself when it is public, else
-// only its type, so that a private payload never shows.
+// Title returns the accessible name of a code's SVG and the /Title of its PDF: the payload itself
+// when it is public, else only its type, so that a private payload never shows.
 func Title(p payload.Payload) string {
 	if p.Private {
 		return "QR code (" + string(p.Type) + ")"

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
@@ -423,4 +424,64 @@ func TestRelease(t *testing.T) {
 		t.Errorf("the held code decodes to %q", got)
 	}
 	held.Release()
+}
+
+// TestCodePrintFormats checks that Code draws for pdf the PDF alone and for eps the EPS alone,
+// that Image gives each format's image, and that the PDF's /Title is the SVG's: a public
+// payload itself, a private one only its type, nothing of it in either file.
+func TestCodePrintFormats(t *testing.T) {
+	utf16Hex := func(s string) string {
+		var b strings.Builder
+		for _, u := range utf16.Encode([]rune(s)) {
+			fmt.Fprintf(&b, "%04X", u)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		p      payload.Request
+		title  string
+		secret string
+	}{
+		{text("print me, café"), "QR code: print me, café", ""},
+		{payload.Request{Type: payload.WiFi, SSID: "home-net", Password: "correct horse"}, "QR code (wifi)", "correct horse"},
+	} {
+		for _, f := range []api.Format{api.FormatPDF, api.FormatEPS} {
+			r := request(c.p)
+			r.Format = f
+			res, err := generate.Code(&r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.SVG != nil || res.PNG != nil || (res.PDF != nil) != (f == api.FormatPDF) || (res.EPS != nil) != (f == api.FormatEPS) {
+				t.Errorf("format %s: SVG %d, PNG %d, PDF %d, EPS %d bytes", f, len(res.SVG), len(res.PNG), len(res.PDF), len(res.EPS))
+			}
+			image := res.Image(f)
+			head := map[api.Format]string{api.FormatPDF: "%PDF-1.4\n", api.FormatEPS: "%!PS-Adobe-3.0 EPSF-3.0\n"}[f]
+			if !bytes.HasPrefix(image, []byte(head)) {
+				t.Errorf("format %s: Image starts %.30q", f, image)
+			}
+			if f == api.FormatPDF && !bytes.Contains(image, []byte("/Title <FEFF"+utf16Hex(c.title)+">")) {
+				t.Errorf("PDF: no /Title %q", c.title)
+			}
+			if c.secret != "" && (bytes.Contains(image, []byte(c.secret)) || bytes.Contains(image, []byte(utf16Hex(c.secret)))) {
+				t.Errorf("format %s shows %q", f, c.secret)
+			}
+			res.Release()
+			if res.PDF != nil || res.EPS != nil || res.Image(f) != nil {
+				t.Errorf("format %s: images kept after Release", f)
+			}
+		}
+	}
+	for _, f := range []api.Format{api.FormatSVG, api.FormatPNG} {
+		r := request(text("image"))
+		r.Format = f
+		res, _ := generate.Code(&r)
+		if img := res.Image(f); len(img) == 0 || (f == api.FormatSVG) != bytes.Equal(img, res.SVG) {
+			t.Errorf("Image(%s) is not the %s", f, f)
+		}
+		if res.Image(api.FormatJSON) != nil {
+			t.Error("Image(json) is not nil")
+		}
+		res.Release()
+	}
 }

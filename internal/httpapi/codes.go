@@ -1,5 +1,5 @@
 // The handlers that make codes: GET of a query and POST of a JSON body, each admitted by the
-// rate limit, then made within the bound on work and written as SVG, PNG or JSON; and the
+// rate limit, then made within the bound on work and written as SVG, PNG, PDF, EPS or JSON; and the
 // contrast check, which makes none.
 
 package httpapi
@@ -133,17 +133,13 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 		h[headerWarning] = []string{strings.Join(codes, ", ")}
 	}
 	setDisposition(h, dispositionKey{req.Download, p.Type, req.Format})
-	switch req.Format {
-	case api.FormatSVG:
-		setShared(h, headerContentType, "image/svg+xml")
-		writeBody(w, http.StatusOK, res.SVG)
-	case api.FormatPNG:
-		setShared(h, headerContentType, "image/png")
-		writeBody(w, http.StatusOK, res.PNG)
-	default:
+	if req.Format == api.FormatJSON {
 		resp := s.jsonResponse(r, req, res)
 		writeResponse(w, &resp)
+		return
 	}
+	setShared(h, headerContentType, mediaTypes[req.Format])
+	writeBody(w, http.StatusOK, res.Image(req.Format))
 }
 
 // jsonResponse returns the JSON response of a code (spec 2.2).

@@ -39,11 +39,25 @@ const (
 var codeHeaders = []string{headerContentDisposition, headerPayloadType, headerPayload, headerPayloadEncoding,
 	headerLogo, headerSize, headerFormat, headerWarning}
 
+// mediaTypes are the Content-Types of the formats whose answer is the image itself. EPS has no
+// media type of its own: it is PostScript (RFC 2046 4.5.2), and its file name says .eps.
+var mediaTypes = map[api.Format]string{
+	api.FormatSVG: "image/svg+xml",
+	api.FormatPNG: "image/png",
+	api.FormatPDF: "application/pdf",        // RFC 8118
+	api.FormatEPS: "application/postscript", // RFC 2046 4.5.2
+}
+
 // sharedValues are header values that many responses carry, each made once: the formats' media
 // types, the payload types, logo names, formats and the constant headers. Responses
 // share the slices; net/http only reads them, and Header.Add would copy a full one.
 var sharedValues = func() map[string][]string {
-	values := []string{"private, no-store", "percent", "60", "1", "image/svg+xml", "image/png", "application/json"}
+	values := []string{"private, no-store", "percent", "60", "1", "application/json"}
+	for _, f := range api.StyleValues("format") {
+		if t, ok := mediaTypes[api.Format(f)]; ok {
+			values = append(values, t)
+		}
+	}
 	for _, t := range payload.Types {
 		values = append(values, string(t))
 	}
