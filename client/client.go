@@ -110,6 +110,18 @@ func (c *Client) PNG(ctx context.Context, r api.Request) ([]byte, error) {
 	return c.code(ctx, r, api.FormatPNG)
 }
 
+// PDF returns the code of r as a PDF document for print, one page of r.Size pixels at 300 dpi
+// (r.Format is ignored; a bananaqr extension).
+func (c *Client) PDF(ctx context.Context, r api.Request) ([]byte, error) {
+	return c.code(ctx, r, api.FormatPDF)
+}
+
+// EPS returns the code of r as an Encapsulated PostScript file for print, r.Size pixels at 300
+// dpi (r.Format is ignored; a bananaqr extension).
+func (c *Client) EPS(ctx context.Context, r api.Request) ([]byte, error) {
+	return c.code(ctx, r, api.FormatEPS)
+}
+
 // JSON returns the JSON response of r (spec 2.2): the SVG, the PNG in Base64, the payload when
 // it is public, and the symbol's version, level and geometry (r.Format is ignored).
 func (c *Client) JSON(ctx context.Context, r api.Request) (*api.Response, error) {
@@ -148,7 +160,8 @@ func (c *Client) Health(ctx context.Context) error {
 }
 
 // formats are the media types of the formats.
-var formats = map[api.Format]string{api.FormatSVG: "image/svg+xml", api.FormatPNG: "image/png", api.FormatJSON: "application/json"}
+var formats = map[api.Format]string{api.FormatSVG: "image/svg+xml", api.FormatPNG: "image/png", api.FormatJSON: "application/json",
+	api.FormatPDF: "application/pdf", api.FormatEPS: "application/postscript"}
 
 // code POSTs r with format f and returns the body of the answer, waiting out 429s as the
 // client is configured to.
@@ -239,13 +252,16 @@ func (c *Client) do(req *http.Request, want string) ([]byte, error) {
 		}
 		return body, nil
 	}
-	var eb api.ErrorBody
+	var eb struct {
+		api.ErrorBody
+		Items []ItemError `json:"items"` // a batch's failing requests (batch.go)
+	}
 	if mediaType != "application/json" || json.Unmarshal(body, &eb) != nil || eb.Code == "" {
 		return nil, &TransportError{Op: op, Failure: FailureForeign,
 			Err: fmt.Errorf("status %d (%s) without the API's error object: %.80q", resp.StatusCode, mediaType, body)}
 	}
 	return nil, &APIError{Status: resp.StatusCode, Code: api.ErrorCode(eb.Code), Message: eb.Message, Hint: eb.Hint,
-		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Items: eb.Items}
 }
 
 // foreign is the *TransportError of an answer that is not the API's, with the liveness check.

@@ -26,6 +26,8 @@ type APIError struct {
 	Hint    string        // how to correct it
 	// RetryAfter is the wait the Retry-After header asked for (429 and 503); 0 without one.
 	RetryAfter time.Duration
+	// Items are, for BATCH_INVALID, the batch's failing requests (Client.Batch).
+	Items []ItemError
 }
 
 func (e *APIError) Error() string {
