@@ -57,6 +57,9 @@ var classifyCases = []struct {
 	{"event", "BEGIN:VEVENT\r\nSUMMARY:Doctor\r\nDTSTART:20260101T090000Z\r\nEND:VEVENT", Text, true},
 	{"event after text", "Party!\r\nbegin:vevent\r\nDTSTART:20260101T090000Z\r\n", Text, true},
 	{"otpauth", "otpauth://totp/Bank:anna?secret=JBSWY3DPEHPK3PXP&issuer=Bank", Text, true},
+	// An EPC payment code (EPC069-12), read by banking apps: a name and an account.
+	{"epc", "BCD\n002\n1\nSCT\n\nAnna Example\nDE89370400440532013000", Text, true},
+	{"epc with CRLF", "BCD\r\n001\r\n1\r\nSCT\r\nBPOTBEB1\r\nRed Cross\r\nBE72000000001616", Text, true},
 	// Public.
 	{"https", "https://example.com/a?b=c", URL, false},
 	{"http upper case", "HTTP://EXAMPLE.COM", URL, false},
@@ -67,6 +70,7 @@ var classifyCases = []struct {
 	{"javascript", "javascript:alert(1)", Text, false},
 	{"bookmark", "MEBKM:TITLE:x;URL:https://example.com;;", Text, false},
 	{"words only", "telephone mailto wifi memory", Text, false},
+	{"BCD as a word", "BCD: binary-coded decimal", Text, false},
 	{"memory without CRLF", "MEMORY: one line", Text, false},
 }
 

@@ -74,7 +74,7 @@ func buildEvent(r *Request) (string, error) {
 		case end.allDay:
 			end.t = end.t.AddDate(0, 0, 1) // DTEND is exclusive: the day after the last
 			if end.t.Year() > 9999 {
-				return "", fail(CodeInvalidDate, "end", "Give an end before 9999-12-31.", "end is too late for iCalendar")
+				return "", fail(CodeInvalidDate, "end", "Give an end within the year 9999.", "end is too late for iCalendar")
 			}
 			writeFolded(&b, "DTEND"+end.value())
 		case !end.t.Equal(start.t):

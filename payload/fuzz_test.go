@@ -36,6 +36,8 @@ var knownCodes = map[ErrorCode]bool{
 	CodeMissingPayload: true, CodeInvalidType: true, CodeMissingField: true, CodeConflictingFields: true,
 	CodeInvalidText: true, CodeInvalidURL: true, CodeInvalidSSID: true, CodeInvalidSecurity: true,
 	CodeInvalidPassword: true, CodeInvalidEmail: true, CodeInvalidPhone: true, CodePayloadTooLarge: true,
+	CodeInvalidCoordinate: true, CodeInvalidDate: true, CodeInvalidIBAN: true, CodeInvalidBIC: true, CodeInvalidAmount: true,
+	CodeInvalidReference: true, CodeValueTooLong: true,
 }
 
 // uriChars are the characters an http(s) URL may hold once normalised (RFC 3986 2.2, 2.3, and %).
