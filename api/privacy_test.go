@@ -23,7 +23,8 @@ import (
 var svgTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
 
 // TestRawPrivateNotEchoed: raw data in the private formats that readers recognise (MECARD,
-// BIZCARD, MMSTO, mms:, SMTP, WIFI behind a byte-order mark, tel:, geo:, a calendar event) is
+// BIZCARD, MMSTO, mms:, SMTP, WIFI behind a byte-order mark, tel:, geo:, a calendar event, an EPC
+// payment code) is
 // echoed nowhere, by GET or POST: no X-QR-Payload, null payload, image_url and svg_url, a data
 // URI in markdown, only the type in the SVG's title; and the code still carries the data as is.
 func TestRawPrivateNotEchoed(t *testing.T) {
@@ -40,6 +41,7 @@ func TestRawPrivateNotEchoed(t *testing.T) {
 		{"tel:+15551234", "text"},
 		{"geo:48.8582,2.2945", "text"},
 		{"BEGIN:VEVENT\r\nSUMMARY:secret\r\nDTSTART:20260101T090000Z\r\nEND:VEVENT\r\n", "text"},
+		{"BCD\n002\n1\nSCT\n\nAnna Secret\nDE89370400440532013000\nEUR12.3", "text"}, // an EPC payment code
 	} {
 		body, _ := json.Marshal(map[string]string{"data": c.data, "format": "json"})
 		for _, req := range []*http.Request{
