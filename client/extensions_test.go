@@ -1,0 +1,66 @@
+package client
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
+)
+
+// TestExtensionTypes: the client asks for codes of the bananaqr extension types (tel, geo,
+// event, epc) with every vector of payload/testdata/payload-vectors-extensions.json, sending
+// the fields as the API names them; each code decodes to exactly the payload, which the answer
+// does not echo. Its errors come back as *APIError.
+func TestExtensionTypes(t *testing.T) {
+	c := newClient(t, newService(t, nil).URL)
+	ctx := context.Background()
+	data, err := os.ReadFile("../payload/testdata/payload-vectors-extensions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors map[payload.Type][]struct {
+		Input    map[string]any
+		Expected string
+	}
+	if err := json.Unmarshal(data, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, typ := range []payload.Type{payload.Tel, payload.Geo, payload.Event, payload.EPC} {
+		for i, v := range vectors[typ] {
+			v.Input["type"] = string(typ)
+			body, _ := json.Marshal(v.Input)
+			r, err := api.DecodeJSON(body)
+			if err != nil {
+				t.Fatalf("%s vector %d: %v", typ, i, err)
+			}
+			r.Size = 512
+			res, err := c.JSON(ctx, r)
+			if err != nil {
+				t.Fatalf("%s vector %d: %v", typ, i, err)
+			}
+			png, _ := base64.StdEncoding.DecodeString(res.PNGBase64)
+			if got := decodePNG(t, png, res.ModulePx); got != v.Expected {
+				t.Errorf("%s vector %d: decoded %q, want %q", typ, i, got, v.Expected)
+			}
+			if res.Payload != nil || res.ImageURL != nil || res.PayloadType != string(typ) {
+				t.Errorf("%s vector %d: payload %v, image_url %v, type %s", typ, i, res.Payload, res.ImageURL, res.PayloadType)
+			}
+			n++
+		}
+	}
+	if n < 24 {
+		t.Errorf("only %d vectors", n)
+	}
+	r := api.NewRequest()
+	r.Payload = payload.Request{Type: payload.EPC, Name: "Anna", IBAN: "DE89370400440532013001"}
+	var e *APIError
+	if _, err := c.PNG(ctx, r); !errors.As(err, &e) || e.Status != 400 || e.Code != payload.CodeInvalidIBAN || e.Hint == "" {
+		t.Errorf("a wrong IBAN: %v", err)
+	}
+}
