@@ -160,7 +160,7 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	f.ecc = fs.String("ecc", defaults["ecc"], "least error correction `level`: "+choices("ecc")+"; raised for free while the symbol keeps its size, and\nwith a logo as far as it needs to spare the modules under it")
 	f.margin = fs.Int("margin", number("margin"), fmt.Sprintf("quiet zone around the code, in `modules` (0..%d)", api.MaxMargin))
 	f.invert = fs.Bool("invert", false, "terminal: draw dark modules as blocks, for terminals with a light background")
-	f.out = fs.String("o", "", "write the code to `file`, an .svg or .png image, instead of the terminal")
+	f.out = fs.String("o", "", "write the code to `file`, an .svg or .png image or a .pdf or .eps file for print\n(a page of -size pixels at 300 dpi), instead of the terminal")
 	f.size = fs.Int("size", number("size"), fmt.Sprintf("image width and height in `pixels` (%d..%d)", api.MinSize, api.MaxSize))
 	f.fg = fs.String("color", defaults["color"], "image: foreground `colour`, RRGGBB with or without #")
 	f.bg = fs.String("background", defaults["background"], "image: background `colour`, RRGGBB with or without #")
@@ -209,8 +209,12 @@ func (f *encodeFlags) request() (api.Request, error) {
 		r.Format = api.FormatSVG
 	case ext == ".png":
 		r.Format = api.FormatPNG
+	case ext == ".pdf":
+		r.Format = api.FormatPDF
+	case ext == ".eps":
+		r.Format = api.FormatEPS
 	default:
-		return r, fmt.Errorf("-o %s: the file name must end in .svg or .png", *f.out)
+		return r, fmt.Errorf("-o %s: the file name must end in .svg, .png, .pdf or .eps", *f.out)
 	}
 	return r, nil
 }
@@ -256,11 +260,7 @@ func encodeLocal(r *api.Request, out string, invert bool, stdout, stderr io.Writ
 	} else {
 		var res *generate.Result
 		if res, err = generate.Code(r); err == nil {
-			image := res.SVG
-			if r.Format == api.FormatPNG {
-				image = res.PNG
-			}
-			err = os.WriteFile(out, image, 0o644)
+			err = os.WriteFile(out, res.Image(r.Format), 0o644)
 			res.Release()
 		}
 	}

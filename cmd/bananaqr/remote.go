@@ -22,7 +22,8 @@ import (
 
 // encodeRemote is "encode -remote base": the code of r made by the service at base, through
 // package client (which waits out one 429 and reports what it could not reach with the
-// liveness check's result). out names an .svg or .png file, or is empty for the terminal.
+// liveness check's result). out names an .svg, .png, .pdf or .eps file, or is empty for the
+// terminal.
 // Nothing is ever made locally instead: a failure is reported and the exit status is 1, or 2
 // for a request the service refused as invalid (400).
 func encodeRemote(base string, r api.Request, out string, invert bool, stdout, stderr io.Writer) int {
@@ -42,6 +43,10 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 		image, err = c.SVG(ctx, r)
 	case ".png":
 		image, err = c.PNG(ctx, r)
+	case ".pdf":
+		image, err = c.PDF(ctx, r)
+	case ".eps":
+		image, err = c.EPS(ctx, r)
 	default:
 		var m render.Modules
 		if m, err = remoteModules(ctx, c, r); err == nil {

@@ -1,0 +1,42 @@
+package client
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// TestPrintFormats: PDF and EPS give the files package render draws for the same request,
+// byte for byte, whatever r.Format says.
+func TestPrintFormats(t *testing.T) {
+	c := newClient(t, newService(t, nil).URL)
+	r := api.NewRequest()
+	r.Payload = payload.Request{Type: payload.Text, Text: "print"}
+	r.Format, r.Size, r.Corners = api.FormatPNG, 512, render.Rounded
+	s, err := qr.Encode("print", r.Encoding())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.Options()
+	o.Title = "QR code: print"
+	for name, c := range map[string]struct {
+		get  func(context.Context, api.Request) ([]byte, error)
+		draw func(*qr.Symbol, render.Options) ([]byte, error)
+	}{"PDF": {c.PDF, render.PDF}, "EPS": {c.EPS, render.EPS}} {
+		got, err := c.get(context.Background(), r)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name == "EPS" {
+			o.Title = "" // an EPS has no title
+		}
+		want, _ := c.draw(s, o)
+		if string(got) != string(want) {
+			t.Errorf("%s: %d bytes from the service, render draws %d", name, len(got), len(want))
+		}
+	}
+}
