@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,22 +62,11 @@ type Entry struct {
 func Formats() []string {
 	var out []string
 	for _, f := range api.StyleValues("format") {
-		if _, ok := imageOf(&generate.Result{}, api.Format(f)); ok {
+		if api.Format(f) != api.FormatJSON {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// imageOf returns the image of format in res, and whether a batch can hold that format.
-func imageOf(res *generate.Result, f api.Format) ([]byte, bool) {
-	switch f {
-	case api.FormatSVG:
-		return res.SVG, true
-	case api.FormatPNG:
-		return res.PNG, true
-	}
-	return nil, false
 }
 
 // Workers is how many codes are made at once by default: one a processor.
@@ -130,7 +120,9 @@ func check(it *Item) (Entry, *api.Error) {
 	r := it.Request
 	ext, ok := extension(r.Format)
 	if !ok {
-		return Entry{}, api.NewError(api.CodeInvalidValue, "format", "Use "+strings.Join(Formats(), " or ")+" in a batch.",
+		formats := Formats()
+		allowed := strings.Join(formats[:len(formats)-1], ", ") + " or " + formats[len(formats)-1]
+		return Entry{}, api.NewError(api.CodeInvalidValue, "format", "Use "+allowed+" in a batch: a file a code.",
 			"format %s cannot be a file of a batch", r.Format)
 	}
 	p, s, err := generate.Symbol(&r)
@@ -155,7 +147,7 @@ func check(it *Item) (Entry, *api.Error) {
 
 // extension returns the file extension of format f, and whether a batch can hold f.
 func extension(f api.Format) (string, bool) {
-	if _, ok := imageOf(&generate.Result{}, f); !ok {
+	if !slices.Contains(Formats(), string(f)) {
 		return "", false
 	}
 	return "." + string(f), true
@@ -248,8 +240,7 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 				if err != nil {
 					m.err = &madeError{Index: i, Err: err}
 				} else {
-					image, _ := imageOf(res, entries[i].Request.Format)
-					m.v, m.err = prepare(&entries[i], image)
+					m.v, m.err = prepare(&entries[i], res.Image(entries[i].Request.Format))
 					res.Release()
 				}
 				slots[i] <- m

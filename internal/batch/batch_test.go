@@ -162,7 +162,7 @@ func TestZipDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := imageOf(res, entries[i].Request.Format)
+		want := res.Image(entries[i].Request.Format)
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s is not generate's image", f.Name)
 		}
@@ -215,5 +215,38 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 	}
 	if len(put) != 17 || put[16] != 16 {
 		t.Errorf("put %v", put)
+	}
+}
+
+// TestPrintFormats: every image format of the API goes in a batch (the print formats too, which
+// package generate makes), each as generate makes it, deflated; json is refused with the
+// formats a batch takes in its hint.
+func TestPrintFormats(t *testing.T) {
+	items := []Item{{Request: request(t, `{"url":"https://example.com","format":"pdf"}`)}, {Request: request(t, `{"text":"eps","format":"eps"}`)}}
+	entries, errs := Plan(items, 2)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	var b bytes.Buffer
+	if err := WriteZip(context.Background(), &b, entries, 2, Local, nil); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ name, magic string }{{"qr-1-url.pdf", "%PDF-"}, {"qr-2-text.eps", "%!PS-Adobe"}} {
+		f := zr.File[i]
+		rc, _ := f.Open()
+		var got bytes.Buffer
+		got.ReadFrom(rc)
+		rc.Close()
+		if f.Name != want.name || !strings.HasPrefix(got.String(), want.magic) || f.Method != zip.Deflate {
+			t.Errorf("file %d: %s, method %d, starts %.12q", i, f.Name, f.Method, got.String())
+		}
+	}
+	_, errs = Plan([]Item{{Request: request(t, `{"text":"j","format":"json"}`)}}, 1)
+	if len(errs) != 1 || !strings.Contains(errs[0].Err.Hint, "svg, png, pdf or eps") {
+		t.Errorf("json: %v", errs)
 	}
 }

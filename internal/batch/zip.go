@@ -24,8 +24,8 @@ var ZipTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // the day in bits 15-9, 8-5 and 4-0.
 const zipDate = 0<<9 | 1<<5 | 1
 
-// ZipLevel is the DEFLATE level of the SVG entries: the fastest, as SVGs shrink well at any
-// level. PNGs are already compressed and are stored.
+// ZipLevel is the DEFLATE level of the SVG, PDF and EPS entries (text, or text-like streams):
+// the fastest, as they shrink well at any level. PNGs are already compressed and are stored.
 const ZipLevel = flate.BestSpeed
 
 // Zip writes a batch's ZIP archive: each entry a regular file of mode 0644, dated ZipTime, in
@@ -37,8 +37,8 @@ type Zip struct {
 // NewZip returns a Zip writing to w.
 func NewZip(w io.Writer) *Zip { return &Zip{w: zip.NewWriter(w)} }
 
-// Compressed is an entry's file as the archive holds it: deflated when it is an SVG (text),
-// stored when it is a PNG (compressed already).
+// Compressed is an entry's file as the archive holds it: stored when it is a PNG (compressed
+// already), else deflated.
 type Compressed struct {
 	Method uint16
 	CRC32  uint32
