@@ -69,7 +69,9 @@ func FuzzFromQuery(f *testing.F) {
 // typed error.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{"type":"url","url":"example.com"}`, `{"type":"wifi","ssid":"x","password":"hunter22","hidden":true}`,
-		`{"text":"a","size":1024.0}`, `{"text":"a\ud800"}`, `{"a":1} {}`, `[]`, `{"size":"1"}`, `{"margin":-1}`, `{"download":true,"format":"png"}`} {
+		`{"text":"a","size":1024.0}`, `{"text":"a\ud800"}`, `{"a":1} {}`, `[]`, `{"size":"1"}`, `{"margin":-1}`, `{"download":true,"format":"png"}`,
+		`{"type":"geo","latitude":48.8582,"longitude":"-0.5","altitude":1e2}`, `{"type":"epc","name":"A","iban":"DE89370400440532013000","amount":12.30}`,
+		`{"type":"event","summary":"x","start":"2026-12-24T18:00+01:00"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
