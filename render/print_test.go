@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf16"
 
@@ -373,4 +374,36 @@ func TestControlUnits(t *testing.T) {
 	if want := math.Round(kappa * cornerRadius * 10000); controlUnits != want || quarterUnits != cornerRadius*10000/quarterRadius {
 		t.Errorf("controlUnits %d, want %v", controlUnits, want)
 	}
+}
+
+// TestPrintConcurrent: writers running at once share the pools of scratch memory and the
+// logo's cache; each gets its own, and the files are the ones drawn alone.
+func TestPrintConcurrent(t *testing.T) {
+	type job struct {
+		s *qr.Symbol
+		o Options
+	}
+	var jobs []job
+	var want [][]byte
+	for i, st := range printStyles {
+		s, _ := encodeFor(renderTexts[i%2], qr.Options{}, st.logo)
+		o := Defaults()
+		o.Corners, o.Logo = st.corners, st.logo
+		jobs = append(jobs, job{s, o})
+		pdf, _ := PDF(s, o)
+		want = append(want, pdf)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 10 {
+				i := (g + k) % len(jobs)
+				if got, _ := PDF(jobs[i].s, jobs[i].o); !bytes.Equal(got, want[i]) {
+					t.Errorf("goroutine %d: file %d differs", g, i)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
