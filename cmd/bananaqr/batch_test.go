@@ -201,3 +201,30 @@ func BenchmarkEncodeBatch(b *testing.B) {
 		})
 	}
 }
+
+// TestProgressBar: the bar is drawn only on a terminal (never into a buffer, a file or a pipe),
+// redrawn on one line, and always at the end.
+func TestProgressBar(t *testing.T) {
+	file, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	for name, out := range map[string]io.Writer{"buffer": &bytes.Buffer{}, "file": file, "pipe": w} {
+		if p := newProgressBar(out, 10); p.w != nil {
+			t.Errorf("a bar on a %s", name)
+		}
+	}
+	var b bytes.Buffer
+	p := &progressBar{w: &b, total: 10}
+	p.update(1)
+	p.update(2) // within 100 ms of the first: not drawn
+	p.update(10)
+	p.done()
+	if got := b.String(); got != "\r[###                           ] 1/10 codes\r[##############################] 10/10 codes\r\x1b[K" {
+		t.Errorf("bar %q", got)
+	}
+}
