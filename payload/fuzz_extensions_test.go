@@ -48,11 +48,11 @@ func FuzzGeo(f *testing.F) {
 			return
 		}
 		m := geoURI.FindStringSubmatch(p.Text)
-		if m == nil || (alt == "") != (m[3] == "") || m[1] == "-0" || m[2] == "-0" || m[3] == "-0" {
+		if m == nil || (strings.TrimSpace(alt) == "") != (m[3] == "") || m[1] == "-0" || m[2] == "-0" || m[3] == "-0" {
 			t.Fatalf("%q %q %q gave %q", lat, lon, alt, p.Text)
 		}
 		for i, in := range []string{lat, lon, alt} {
-			if d, ok := parseDecimal(in); ok && in != "" && !(i == 1 && (m[1] == "90" || m[1] == "-90")) && d.String() != m[i+1] {
+			if d, ok := parseDecimal(in); ok && !(i == 1 && (m[1] == "90" || m[1] == "-90")) && d.String() != m[i+1] {
 				t.Fatalf("%q %q %q gave %q", lat, lon, alt, p.Text)
 			}
 		}

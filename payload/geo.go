@@ -1,6 +1,9 @@
 package payload
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Limits of a geo: URI's numbers (see buildGeo).
 const (
@@ -33,7 +36,7 @@ func buildGeo(r *Request) (string, error) {
 		lon = decimal{}
 	}
 	uri := "geo:" + lat.String() + "," + lon.String()
-	if r.Altitude != "" {
+	if strings.TrimSpace(r.Altitude) != "" {
 		alt, err := coordinate("altitude", r.Altitude, maxAltitude, maxAltitudePlaces, "metres above (or, negative, below) the WGS-84 ellipsoid, within 100 km, such as 35 or -12.5")
 		if err != nil {
 			return "", err
@@ -46,7 +49,7 @@ func buildGeo(r *Request) (string, error) {
 // coordinate parses the number field of a geo: URI: a decimal of at most places decimal places
 // whose magnitude is at most limit. what says what the number is, for the hints.
 func coordinate(field, value string, limit, places int, what string) (decimal, error) {
-	if value == "" {
+	if strings.TrimSpace(value) == "" {
 		return decimal{}, missing(field, what)
 	}
 	d, ok := parseDecimal(value)
