@@ -184,30 +184,42 @@ func appendMilli(dst []byte, v float64) []byte {
 // appendHundredths appends n/100 with no trailing zeros: 24576 → "245.76".
 func appendHundredths(dst []byte, n int) []byte { return appendFixed(dst, int64(n), 2) }
 
-// appendFixed appends n/10^decimals in decimal, with no trailing zeros after the point and no
-// zero before it: (24576, 2) → "245.76", (-250, 3) → "-.25", (0, 3) → "0".
+// appendFixed appends n/10^decimals (decimals 0 to 4) in decimal, with no trailing zeros after
+// the point and no zero before it: (24576, 2) → "245.76", (-250, 3) → "-.25", (0, 3) → "0".
 func appendFixed(dst []byte, n int64, decimals int) []byte {
 	if n < 0 {
 		dst = append(dst, '-')
 		n = -n
 	}
-	unit := int64(1)
-	for range decimals {
-		unit *= 10
+	var whole, frac int64
+	switch decimals { // constant divisors, which compile to multiplications
+	case 0:
+		whole = n
+	case 1:
+		whole, frac = n/10, n%10
+	case 2:
+		whole, frac = n/100, n%100
+	case 3:
+		whole, frac = n/1000, n%1000
+	default:
+		whole, frac = n/10000, n%10000
 	}
-	whole, frac := n/unit, n%unit
 	if whole > 0 || frac == 0 {
 		dst = appendUint(dst, int(whole))
 	}
 	if frac == 0 {
 		return dst
 	}
-	dst = append(dst, '.')
-	for unit /= 10; frac > 0; unit /= 10 {
-		dst = append(dst, byte('0'+frac/unit))
-		frac %= unit
+	var digits [4]byte
+	for i := decimals - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
 	}
-	return dst
+	k := decimals
+	for digits[k-1] == '0' {
+		k--
+	}
+	return append(append(dst, '.'), digits[:k]...)
 }
 
 // appendRGB appends c as the three operands of rg (DeviceRGB, 0 to 1), each with four
