@@ -36,7 +36,7 @@ const (
 
 // Options says how to draw a symbol.
 type Options struct {
-	Size       int        // width and height of the image in pixels, MinSize..MaxSize
+	Size       int        // width and height of the image in pixels, MinSize..MaxSize; for PDF and EPS at PrintDPI
 	Margin     int        // quiet zone around the symbol in modules, 0..MaxMargin
 	Foreground color.RGBA // the dark modules' colour (opaque)
 	Background color.RGBA // the light modules' and quiet zone's colour (opaque)
