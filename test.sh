@@ -133,7 +133,7 @@ go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZ
 go test ./api -run '^$' -fuzz '^FuzzResponseJSON$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 
 step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-50000x} inputs each"
-for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText; do
+for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText FuzzTel FuzzGeo FuzzEvent FuzzEPC; do
 	go test ./payload -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
 done
 

@@ -53,7 +53,7 @@ func TestPageRulesFromAPI(t *testing.T) {
 		`value="` + d["ecc"] + `" data-style="ecc" checked>`,
 		`data-style="margin" min="0" max="` + strconv.Itoa(api.MaxMargin) + `" step="1" value="` + d["margin"] + `"`,
 		`data-max="` + strconv.Itoa(payload.MaxLen) + `">0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
-		`data-private="wifi vcard email sms"`,
+		`data-private="wifi vcard email sms tel geo event epc"`,
 		`data-aliases="{&#34;body&#34;:&#34;message&#34;,&#34;encryption&#34;:&#34;security&#34;,&#34;firstName&#34;:&#34;name&#34;,&#34;lastName&#34;:&#34;name&#34;,&#34;title&#34;:&#34;jobTitle&#34;}"`,
 	} {
 		if !strings.Contains(page, want) {
