@@ -114,11 +114,7 @@ func (s *Server) writeBatchError(w http.ResponseWriter, n int, errs batch.Errors
 func (s *Server) admitN(w http.ResponseWriter, r *http.Request, n int) bool {
 	h := w.Header()
 	d, ok := s.gate.AdmitN(r.Context(), s.caller(r), n)
-	if d.Limit > 0 {
-		setNumber(h, headerRateLimitLimit, d.Limit, nil)
-		setNumber(h, headerRateLimitRemaining, d.Remaining, nil)
-		setNumber(h, headerRateLimitReset, int((d.Reset+time.Second-1)/time.Second), nil)
-	}
+	s.setBudget(h, d)
 	if !ok {
 		retry := max(1, int((d.RetryAfter+time.Second-1)/time.Second))
 		setNumber(h, headerRetryAfter, retry, nil)

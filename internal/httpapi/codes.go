@@ -15,6 +15,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/render"
 )
 
@@ -74,15 +75,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
 	setShared(h, headerCacheControl, "private, no-store")
 	d, ok := s.gate.Admit(r.Context(), s.caller(r))
-	if d.Limit > 0 {
-		if d.Limit == s.cfg.RateLimit {
-			h[headerRateLimitLimit] = s.limitValue
-		} else {
-			setNumber(h, headerRateLimitLimit, d.Limit, nil)
-		}
-		setNumber(h, headerRateLimitRemaining, d.Remaining, nil)
-		setNumber(h, headerRateLimitReset, int((d.Reset+time.Second-1)/time.Second), nil)
-	}
+	s.setBudget(h, d)
 	if !ok {
 		setShared(h, headerRetryAfter, "60")
 		s.writeError(w, r, api.NewError(api.CodeRateLimited, "",
@@ -90,6 +83,21 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 			"more than %d codes a minute", d.Limit))
 	}
 	return ok
+}
+
+// setBudget sets the RateLimit-* headers of the caller's budget after decision d (none when
+// the rate limit is off).
+func (s *Server) setBudget(h http.Header, d ratelimit.Decision) {
+	if d.Limit <= 0 {
+		return
+	}
+	if d.Limit == s.cfg.RateLimit {
+		h[headerRateLimitLimit] = s.limitValue
+	} else {
+		setNumber(h, headerRateLimitLimit, d.Limit, nil)
+	}
+	setNumber(h, headerRateLimitRemaining, d.Remaining, nil)
+	setNumber(h, headerRateLimitReset, int((d.Reset+time.Second-1)/time.Second), nil)
 }
 
 // writeCode makes the code of req within the bound on work (admission.Gate.Code) and writes

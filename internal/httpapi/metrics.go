@@ -6,6 +6,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,7 +43,8 @@ func newMetrics() *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "bananaqr_http_requests_total", Help: "HTTP requests answered, by route, status (499 when the client went away first) and format (json, svg, png; empty when none)."},
+			Name: "bananaqr_http_requests_total", Help: "HTTP requests answered, by route, status (499 when the client went away first) and format (" +
+				strings.Join(api.StyleValues("format"), ", ") + "; empty when none)."},
 			[]string{"route", "status", "format"}),
 		generation: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "bananaqr_generation_seconds", Help: "Time to make a code (payload, symbol and image), by format.",
