@@ -291,6 +291,20 @@ else
 	fail "e. bounds: 70 KB body: $(tr '\n' ' ' <<<"$big" | cut -c1-200) (a replica's: $(cut -c1-200 "$tmp/big.replica")); 64 KiB body: $(tail -n1 <<<"$max"); long GET: $(tail -n1 <<<"$long")"
 fi
 
+# The batch endpoint reads up to 256 KiB: a 100 KB batch reaches a replica (a body of blanks is
+# not JSON: its 400), a 300 KB one gets nginx's 413, byte for byte the replica's.
+head -c 100000 /dev/zero | tr '\0' ' ' >"$tmp/batch-mid.json"
+head -c 300000 /dev/zero | tr '\0' ' ' >"$tmp/batch-big.json"
+mid=$(from 127.0.0.6 -o /dev/null -D - -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "@$tmp/batch-mid.json" "$proxy/api/qr-code/batch")
+curl -s -o "$tmp/batch-big.replica" -H 'Content-Type: application/json' --data-binary "@$tmp/batch-big.json" "http://127.0.0.1:${port[1]}/api/qr-code/batch"
+bigb=$(from 127.0.0.6 -o "$tmp/batch-big.proxy" -D - -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "@$tmp/batch-big.json" "$proxy/api/qr-code/batch")
+if grep -qi '^X-Request-Id:' <<<"$mid" && [ "$(tail -n1 <<<"$mid")" = 400 ] &&
+	[ "$(tail -n1 <<<"$bigb")" = 413 ] && ! grep -qi '^X-Request-Id:' <<<"$bigb" && cmp -s "$tmp/batch-big.proxy" "$tmp/batch-big.replica"; then
+	pass "e. batches: a 100 KB body reaches a replica, a 300 KB one gets nginx's 413 (byte for byte the API's)"
+else
+	fail "e. batches: 100 KB body: $(tail -n1 <<<"$mid"); 300 KB body: $(tail -n1 <<<"$bigb") $(cut -c1-200 "$tmp/batch-big.proxy") (a replica's: $(cut -c1-200 "$tmp/batch-big.replica"))"
+fi
+
 # --- a. each caller's own 60 a minute across both replicas
 # burst_then_refused ADDRESS: 60 codes, then codes until one is refused. GCRA gives a code back
 # each second, and a Redis that times out lets a request through (counted in the metrics): both
