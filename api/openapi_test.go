@@ -82,8 +82,8 @@ func TestOpenAPIValidates(t *testing.T) {
 
 func TestOpenAPIInfoAndOperations(t *testing.T) {
 	doc, raw := loadOpenAPI(t)
-	if doc.Info.Version != "1.6.0" {
-		t.Errorf("info.version = %q, want 1.6.0", doc.Info.Version)
+	if doc.Info.Version != "1.7.0" {
+		t.Errorf("info.version = %q, want 1.7.0", doc.Info.Version)
 	}
 	if doc.Info.Title != "bananaqr QR code service" {
 		t.Errorf("info.title = %q", doc.Info.Title)

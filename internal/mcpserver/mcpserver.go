@@ -50,7 +50,7 @@ func callerOf(ctx context.Context) Caller {
 const ToolName = "generate_qr"
 
 // Version is the version the server reports: the API's.
-const Version = "1.6.0"
+const Version = "1.7.0"
 
 // Config configures the MCP edge.
 type Config struct {
