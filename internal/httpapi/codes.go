@@ -143,11 +143,15 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	setDisposition(h, dispositionKey{req.Download, p.Type, req.Format})
 	if req.Format == api.FormatJSON {
 		resp := s.jsonResponse(r, req, res)
-		writeResponse(w, &resp)
+		writeResponse(w, r, &resp)
 		return
 	}
 	setShared(h, headerContentType, mediaTypes[req.Format])
-	writeBody(w, http.StatusOK, res.Image(req.Format))
+	if req.Format == api.FormatPNG {
+		writeBody(w, http.StatusOK, res.PNG) // deflated already
+		return
+	}
+	writeCompressible(w, r, res.Image(req.Format))
 }
 
 // jsonResponse returns the JSON response of a code (spec 2.2).

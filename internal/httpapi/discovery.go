@@ -19,13 +19,6 @@ func discovery(contentType string, body []byte) http.HandlerFunc {
 	}
 }
 
-// openAPI serves the OpenAPI document.
-func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "public, max-age=3600")
-	w.Write(s.cfg.OpenAPI)
-}
-
 // mcp serves /mcp with h, the MCP SDK's handler, telling the tool in the request's context who
 // calls and where the service is (the base URL empty when there is none: no link).
 func (s *Server) mcp(h http.Handler) http.HandlerFunc {

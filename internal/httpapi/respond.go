@@ -28,12 +28,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // answer, with its SVG and PNG, is less.
 const maxPooledJSON = 1 << 20
 
-// writeResponse writes the JSON answer of a code (api.Response.AppendJSON, in pooled memory).
-func writeResponse(w http.ResponseWriter, resp *api.Response) {
+// writeResponse writes the JSON answer of a code to r (api.Response.AppendJSON, in pooled
+// memory), compressed if r accepts it.
+func writeResponse(w http.ResponseWriter, r *http.Request, resp *api.Response) {
 	bp := responseBodies.Get().(*[]byte)
 	b := resp.AppendJSON((*bp)[:0])
 	setShared(w.Header(), headerContentType, "application/json")
-	writeBody(w, http.StatusOK, b)
+	writeCompressible(w, r, b)
 	if cap(b) <= maxPooledJSON {
 		*bp = b
 		responseBodies.Put(bp)

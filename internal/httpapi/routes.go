@@ -36,7 +36,7 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		"/healthz":                     {http.MethodGet: s.health},
 		"/readyz":                      {http.MethodGet: s.ready},
 		"/api/qr-code/healthz":         {http.MethodGet: s.health},
-		"/openapi.json":                {http.MethodGet: s.openAPI},
+		"/openapi.json":                {http.MethodGet: discovery("application/json", s.cfg.OpenAPI)},
 		"/":                            {http.MethodGet: page("index.html")},
 		"/style.css":                   {http.MethodGet: page("style.css")},
 		"/app.js":                      {http.MethodGet: page("app.js")},

@@ -20,30 +20,47 @@ import (
 	"github.com/bananaqr/bananaqr/web"
 )
 
-// static is a response whose body never changes, with an ETag computed once when it is made.
+// static is a response whose body never changes, with an ETag computed once when it is made
+// and, for a body large enough to gain from it, its gzip encoding, made once too.
 type static struct {
 	contentType string
 	body        []byte
 	etag        string
+	gz          []byte // body gzip-compressed, or nil
+	gzETag      string // the ETag of gz: each encoding is its own representation (RFC 9110 8.8.3)
 }
 
 // newStatic returns the static response of body, its ETag a hash of the bytes.
 func newStatic(contentType string, body []byte) static {
 	sum := sha256.Sum256(body)
-	return static{contentType: contentType, body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	st := static{contentType: contentType, body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	if len(body) >= minCompressed {
+		st.gz, st.gzETag = gzipped(body), `"`+hex.EncodeToString(sum[:8])+`-gzip"`
+	}
+	return st
 }
 
 // write sets the ETag and answers 304 Not Modified when r's If-None-Match names it, else
-// writes the body with its Content-Type. The caller sets the other headers first.
+// writes the body with its Content-Type: gzip-compressed when it has that encoding and r
+// accepts it. The caller sets the other headers first.
 func (st static) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("ETag", st.etag)
-	if noneMatch(r.Header.Values("If-None-Match"), st.etag) {
+	body, etag := st.body, st.etag
+	if st.gz != nil {
+		h[headerVary] = varyEncoding
+		if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			body, etag = st.gz, st.gzETag
+			h[headerContentEncoding] = gzipEncoding
+		}
+	}
+	h.Set("ETag", etag)
+	if noneMatch(r.Header.Values("If-None-Match"), etag) {
+		delete(h, headerContentEncoding)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	h.Set("Content-Type", st.contentType)
-	w.Write(st.body)
+	writeBody(w, http.StatusOK, body)
 }
 
 // noneMatch reports whether If-None-Match headers (values) match etag, a strong entity tag: *
