@@ -2,7 +2,7 @@
 // End-to-end tests of the web page in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core from package.json). It builds bananaqr, starts it on a free loopback port
 // (and a second one with --rate-limit 2), and checks, printing a line per check:
-//   1. each payload type: fill the form, wait for the live preview, download the PNG and read it
+//   1. each payload type (the spec's six and the four extensions): fill the form, wait for the live preview, download the PNG and read it
 //      back with zbarimg to the exact payload; the SVG download is an SVG;
 //   2. an invalid value (a 5-character WPA password) shows the API's hint in the element the
 //      field's aria-describedby names, with aria-invalid="true";
@@ -17,6 +17,11 @@
 //   8. the step numbers read 1, 2, … row by row and column by column at 360 to 1440 px, at the
 //      top and scrolled to the last step (viewport screenshots steps-<width>.png);
 //   9. the banana is drawn (inline SVG, yellow on screen), and no banana emoji is left;
+//  10. the extension types (tel, geo, event, epc): an invalid value of each shows the API's
+//      message beside its field; an all-day event sends dates; an EPC payment disables the logo
+//      and the error correction (no logo, M) and sends neither; the PDF and EPS downloads of a
+//      public and a private code are a PDF and an EPS of size pixels at 300 dpi, as the size's
+//      hint says; no private type's value is in any request URL;
 // and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
 //
 // Usage: npm ci && node e2e/run.mjs   (test.sh runs it)
@@ -166,6 +171,7 @@ const TYPES = [
       await page.fill('#wifi-password', 'hunter22');
     },
     want: 'WIFI:T:WPA;S:Lab Net;P:hunter22;;',
+    secrets: ['hunter22', 'Lab Net', 'Lab%20Net', 'Lab+Net'],
   },
   {
     type: 'vcard',
@@ -176,6 +182,7 @@ const TYPES = [
       await page.fill('#vcard-email', 'anna@example.com');
     },
     want: 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Müller;Anna;;;\r\nFN:Anna Müller\r\nORG:Banana Lab\r\nTEL:+49 30 123456\r\nEMAIL:anna@example.com\r\nEND:VCARD\r\n',
+    secrets: ['Müller', 'M%C3%BCller', '49 30 123456', 'anna@example.com', 'anna%40example.com'],
   },
   {
     type: 'email',
@@ -185,6 +192,7 @@ const TYPES = [
       await page.fill('#email-message', 'See you!');
     },
     want: 'mailto:anna@example.com?subject=Hello&body=See%20you%21',
+    secrets: ['See you', 'See%20you'],
   },
   {
     type: 'sms',
@@ -193,6 +201,49 @@ const TYPES = [
       await page.fill('#sms-message', 'Meet at 10:30');
     },
     want: 'SMSTO:+15551234567:Meet at 10:30',
+    secrets: ['Meet at 10:30', 'Meet%20at'],
+  },
+  {
+    type: 'tel',
+    fill: async (page) => page.fill('#tel-phone', '+1 555 987 6543'),
+    want: 'tel:+15559876543',
+    secrets: ['987 6543', '9876543', '987%206543'],
+  },
+  {
+    type: 'geo',
+    fill: async (page) => {
+      await page.fill('#geo-latitude', '48.8582');
+      await page.fill('#geo-longitude', '2.2945');
+    },
+    want: 'geo:48.8582,2.2945',
+    secrets: ['48.8582', '2.2945'],
+  },
+  {
+    type: 'event',
+    // The context's zone is Europe/Paris (UTC+01:00 in December): the page adds the offset
+    // that a datetime-local input lacks, and the service writes the time in UTC.
+    fill: async (page) => {
+      await page.fill('#event-summary', 'Banana tasting');
+      await page.fill('#event-start', '2026-12-24T18:00');
+      await page.fill('#event-end', '2026-12-24T20:30');
+      await page.fill('#event-location', 'Banana Lab, Berlin');
+    },
+    want: 'BEGIN:VEVENT\r\nSUMMARY:Banana tasting\r\nDTSTART:20261224T170000Z\r\nDTEND:20261224T193000Z\r\nLOCATION:Banana Lab\\, Berlin\r\nEND:VEVENT\r\n',
+    secrets: ['Banana tasting', 'Banana%20tasting', 'Banana Lab', '2026-12-24'],
+  },
+  {
+    type: 'epc',
+    // ASCII only: the code declares UTF-8 on its third line and carries no ECI, so zbar guesses.
+    fill: async (page) => {
+      await page.fill('#epc-name', 'Red Cross');
+      await page.fill('#epc-iban', 'DE89 3704 0044 0532 0130 00');
+      await page.fill('#epc-bic', 'COBADEFFXXX');
+      await page.fill('#epc-amount', '12.50');
+      await page.locator('label.seg:has(input[name="epc-purpose"][value="reference"])').click();
+      await page.fill('#epc-reference', 'RF18 5390 0754 7034');
+    },
+    want: 'BCD\n002\n1\nSCT\nCOBADEFFXXX\nRed Cross\nDE89370400440532013000\nEUR12.5\n\nRF18539007547034',
+    secrets: ['Red Cross', 'Red%20Cross', 'DE89', 'COBADEFF', 'RF18', '12.50'],
   },
 ];
 
@@ -211,7 +262,8 @@ try {
     headless: true,
     args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
   });
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  // A fixed zone, for the event's times (the page sends a datetime-local with the browser's offset).
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Paris' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
 
   // Every request any page makes, for checks 3 and 4; CSP violations and script errors.
@@ -461,6 +513,155 @@ try {
       });
     }
   }
+
+  // The extension types: their errors beside their fields, the EPC code's fixed style, the
+  // all-day event, the print downloads, and where their values may not go.
+  const fieldErrors = [
+    { type: 'tel', el: '#tel-phone', bad: '12', good: '+1 555 987 6543', message: 'Phone has 2 digits; 3 to 15 are needed', hint: 'Give a number of 3 to 15 digits' },
+    { type: 'geo', el: '#geo-latitude', bad: '91', good: '48.8582', message: 'Latitude is out of range -90..90', hint: 'from -90 (south) to 90 (north)' },
+    { type: 'event', el: '#event-end', bad: '2026-12-24T17:00', good: '2026-12-24T20:30', message: 'End is before start', hint: 'Give an end at or after start.' },
+    { type: 'epc', el: '#epc-iban', bad: 'DE89 3704 0044 0532 0130 01', good: 'DE89 3704 0044 0532 0130 00', message: 'IBAN\'s check digits are wrong', hint: 'Check the IBAN for a mistyped character' },
+  ];
+  for (const f of fieldErrors) {
+    await check(`${f.type}: ${f.el} = ${JSON.stringify(f.bad)} shows the API's message and hint in the element its aria-describedby names, with aria-invalid="true"; fixing it clears both`, async () => {
+      await chooseType(page, f.type);
+      await waitReady(page, f.type); // filled by the type's own check above
+      await page.fill(f.el, f.bad);
+      await page.waitForSelector(`${f.el}[aria-invalid="true"]`, { timeout: 10000 });
+      const described = await page.evaluate((sel) => document.querySelector(sel).getAttribute('aria-describedby')
+        .split(/\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' | '), f.el);
+      assert.ok(described.includes(f.message), described);
+      assert.ok(described.includes(f.hint), described);
+      const error = await page.evaluate((sel) => {
+        const p = document.getElementById(document.querySelector(sel).id + '-error');
+        return p && p.closest('.field') === document.querySelector(sel).closest('.field') && !p.closest('[hidden]');
+      }, f.el);
+      assert.ok(error, 'the error shows in the field\'s own box');
+      assert.ok(await page.isHidden('#form-error'), 'not in the general error area');
+      assert.equal(await page.getAttribute('#preview', 'data-state'), 'error');
+      assert.ok(await page.isDisabled('#download-pdf'), 'no download of a code that cannot be made');
+      await page.fill(f.el, f.good);
+      await waitReady(page, f.type);
+      assert.equal(await page.getAttribute(f.el, 'aria-invalid'), null);
+      return described.replace(/\s+/g, ' ').slice(0, 120);
+    });
+  }
+
+  await check('event: "All day" turns start and end into dates, keeping the day; the code holds VALUE=DATE days, the end inclusive; unticked, the times come back', async () => {
+    await chooseType(page, 'event');
+    await waitReady(page, 'event');
+    await page.locator('label[for="event-all-day"]').click();
+    assert.equal(await page.getAttribute('#event-start', 'type'), 'date');
+    assert.equal(await page.inputValue('#event-start'), '2026-12-24');
+    await page.fill('#event-end', '2026-12-26');
+    await waitReady(page, 'event');
+    const png = path.join(tmp, 'event-all-day.png');
+    await download(page, '#download-png', png);
+    assert.equal(zbar(png).toString('utf8'), 'BEGIN:VEVENT\r\nSUMMARY:Banana tasting\r\nDTSTART;VALUE=DATE:20261224\r\nDTEND;VALUE=DATE:20261227\r\nLOCATION:Banana Lab\\, Berlin\r\nEND:VEVENT\r\n');
+    const sent = JSON.parse(requests.filter((r) => r.method === 'POST' && r.body.includes('"type":"event"')).at(-1).body);
+    assert.deepEqual([sent.start, sent.end], ['2026-12-24', '2026-12-26']);
+    await page.locator('label[for="event-all-day"]').click();
+    assert.equal(await page.getAttribute('#event-start', 'type'), 'datetime-local');
+    assert.equal(await page.inputValue('#event-start'), '2026-12-24T18:00');
+    assert.equal(await page.inputValue('#event-end'), '2026-12-26T20:30', 'the new last day, at the time the end had');
+    await waitReady(page, 'event');
+    const again = JSON.parse(requests.filter((r) => r.method === 'POST' && r.body.includes('"type":"event"')).at(-1).body);
+    assert.deepEqual([again.start, again.end], ['2026-12-24T18:00+01:00', '2026-12-26T20:30+01:00'], 'the browser\'s offset added');
+    await page.fill('#event-end', '2026-12-24T20:30');
+    await waitReady(page, 'event');
+  });
+
+  await check('epc: the logo switch and the error correction are disabled, at no logo and M, with a note why; no logo or ecc is sent; other types get the choices back', async () => {
+    await chooseType(page, 'url');
+    await page.fill('#url-url', 'example.com');
+    await waitReady(page, 'url');
+    await page.locator('label.switch').click();
+    await page.locator('label.seg:has(input[name="ecc"][value="Q"])').click();
+    await page.waitForFunction(() => /logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });
+    await waitReady(page, 'url');
+    const from = requests.length;
+    await chooseType(page, 'epc');
+    await page.fill('#epc-amount', '13.00'); // a request not in the page's cache
+    await waitReady(page, 'epc');
+    const locked = await page.evaluate(() => ({
+      logo: [document.getElementById('style-logo').checked, document.getElementById('style-logo').disabled],
+      ecc: [...document.querySelectorAll('input[name="ecc"]')].map((el) => `${el.value}${el.checked ? '*' : ''}${el.matches(':disabled') ? '' : ' enabled'}`).join(' '),
+      note: !document.getElementById('style-epc-note').hidden,
+      described: document.getElementById('style-logo').getAttribute('aria-describedby') + ' / ' + document.getElementById('style-ecc').getAttribute('aria-describedby'),
+    }));
+    assert.deepEqual(locked.logo, [false, true], 'the logo is off and disabled');
+    assert.equal(locked.ecc, 'L M* Q H', 'M is chosen and every level disabled');
+    assert.ok(locked.note, 'the note shows');
+    assert.match(await page.textContent('#style-epc-note'), /EPC guideline/);
+    assert.match(locked.described, /style-logo-help style-epc-note \/ style-ecc-help style-epc-note/);
+    assert.equal(await page.textContent('#meta-ecc .value'), 'M');
+    const sent = requests.slice(from).filter((r) => r.method === 'POST' && r.body.includes('"type":"epc"'));
+    assert.ok(sent.length >= 1 && sent.every((r) => !('logo' in JSON.parse(r.body)) && !('ecc' in JSON.parse(r.body))), `no logo and no ecc in the requests: ${sent.map((r) => r.body).join(', ')}`);
+    await page.fill('#epc-amount', '12.50');
+    await waitReady(page, 'epc');
+    await chooseType(page, 'url');
+    await waitReady(page, 'url');
+    assert.ok(await page.isChecked('#style-logo') && !(await page.isDisabled('#style-logo')), 'the banana is back');
+    assert.ok(await page.isChecked('input[name="ecc"][value="Q"]') && !(await page.isDisabled('input[name="ecc"][value="Q"]')), 'Q is back');
+    assert.ok(await page.isHidden('#style-epc-note'));
+    assert.doesNotMatch(await page.getAttribute('#style-logo', 'aria-describedby'), /style-epc-note/);
+    await page.locator('label.switch').click();
+    await page.locator('label.seg:has(input[name="ecc"][value="M"])').click();
+    await page.waitForFunction(() => !/logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });
+    await waitReady(page, 'url');
+  });
+
+  await check('print: the size hint tells the printed size at 300 dpi; the PDF and EPS downloads, of a public and of a private code, are a PDF and an EPS of that size, asked for by POST', async () => {
+    await chooseType(page, 'url');
+    await waitReady(page, 'url');
+    assert.equal(await page.textContent('#style-size-print'), 'Prints at 86.7 mm (3.41 in) at 300 dpi, as PDF or EPS.');
+    const from = requests.length;
+    const files = [];
+    for (const type of ['url', 'epc']) {
+      await chooseType(page, type);
+      await waitReady(page, type);
+      const pdf = path.join(tmp, `${type}.pdf`);
+      assert.equal(await download(page, '#download-pdf', pdf), `qr-${type}.pdf`);
+      const pdfText = fs.readFileSync(pdf, 'latin1');
+      assert.ok(pdfText.startsWith('%PDF-'), pdfText.slice(0, 20));
+      assert.ok(pdfText.includes('/MediaBox [0 0 245.76 245.76]'), '1024 pixels at 300 dpi: 245.76 pt, 86.7 mm');
+      const eps = path.join(tmp, `${type}.eps`);
+      assert.equal(await download(page, '#download-eps', eps), `qr-${type}.eps`);
+      const epsText = fs.readFileSync(eps, 'latin1');
+      assert.ok(epsText.startsWith('%!PS-Adobe-3.0 EPSF-3.0'), epsText.slice(0, 30));
+      assert.ok(epsText.includes('%%HiResBoundingBox: 0 0 245.76 245.76'));
+      files.push(`qr-${type}.pdf ${fs.statSync(pdf).size} B`, `qr-${type}.eps ${fs.statSync(eps).size} B`);
+    }
+    const asked = requests.slice(from).filter((r) => new URL(r.url).pathname === '/api/qr-code' && /"format":"(pdf|eps)"/.test(r.body));
+    assert.equal(asked.length, 4, 'four print downloads');
+    assert.ok(asked.every((r) => r.method === 'POST' && JSON.parse(r.body).download === true), 'POST with "download":true');
+    await page.fill('#style-size', '2048');
+    await page.waitForFunction(() => document.getElementById('style-size-print').textContent === 'Prints at 173.4 mm (6.83 in) at 300 dpi, as PDF or EPS.', null, { timeout: 5000 });
+    await page.fill('#style-size', '1024');
+    await waitReady(page, 'epc');
+    return files.join(', ');
+  });
+
+  await check('the private types\' values appear in no request URL (they travel in POST bodies)', async () => {
+    const leaks = [];
+    for (const t of TYPES.filter((x) => !x.public)) {
+      for (const r of requests) {
+        if (!r.url.startsWith('http:')) continue; // data: and blob: URLs never leave the page
+        let decoded = r.url;
+        try {
+          decoded = decodeURIComponent(r.url);
+        } catch {
+          // a URL that is not percent-encoded UTF-8 is checked as it is
+        }
+        for (const s of t.secrets) if (r.url.includes(s) || decoded.includes(s)) leaks.push(`${t.type}: ${s} in ${r.url}`);
+      }
+    }
+    assert.deepEqual(leaks, []);
+    const types = TYPES.filter((x) => !x.public).map((x) => x.type);
+    const carried = types.filter((type) => requests.some((r) => r.method === 'POST' && r.body.includes(`"type":"${type}"`)));
+    assert.deepEqual(carried, types, 'each private type went in POST bodies');
+    return `${requests.length} requests; ${types.join(', ')}`;
+  });
 
   await check('style: the banana keeps the symbol and the chosen level; a low-contrast colour shows the API\'s hint and the live readout a readable colour; a small quiet zone warns', async () => {
     await chooseType(page, 'url');

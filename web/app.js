@@ -27,7 +27,16 @@
     vcard: { label: 'Contact (vCard)', article: 'a contact card', prompt: 'Type the contact’s name to see the code.', secret: 'The contact’s details are' },
     email: { label: 'E-mail', article: 'an e-mail', prompt: 'Type the address to write to, to see the code.', secret: 'The address and the message are' },
     sms: { label: 'SMS', article: 'a text message', prompt: 'Type the phone number to see the code.', secret: 'The number and the message are' },
+    tel: { label: 'Phone number', article: 'a phone number', prompt: 'Type the phone number to see the code.', secret: 'The number’s digits are' },
+    geo: { label: 'Location', article: 'a location', prompt: 'Fill in the latitude and longitude to see the code.', secret: 'The coordinates are' },
+    event: { label: 'Calendar event', article: 'a calendar event', prompt: 'Type the event’s title and when it starts to see the code.', secret: 'The event’s details are' },
+    epc: { label: 'SEPA payment (EPC)', article: 'a SEPA payment', prompt: 'Type the payee and the IBAN to see the code.', secret: 'The payee, the IBAN and the payment’s details are' },
   };
+
+  // The downloads, each a button #download-<format>: the images, and the print files (PDF and
+  // EPS: size pixels at 300 dpi).
+  const DOWNLOADS = ['png', 'svg', 'pdf', 'eps'];
+  const PRINT_DPI = 300;
 
   // The style fields (the controls marked data-style) and the older names of payload fields
   // (filled in by the server), to find the control an error names.
@@ -57,6 +66,7 @@
     sampleWait: null, // a refused sample's Retry-After: { until, err, status }
     contrastController: null, // the GET /api/contrast in flight
     cache: new Map(), // request → JSON response, the last few, so that going back costs no request
+    styleBeforeEPC: null, // the logo and ecc chosen before an EPC payment locked them
   };
 
   // ---------------------------------------------------------------------------------------
@@ -87,6 +97,11 @@
       if (!blank) body[name] = el.value;
     }
     if (type === 'wifi' && body.security === 'nopass') delete body.password;
+    // A datetime-local input has no zone, and the service refuses a time without one (it would
+    // "float" into the zone of whichever phone reads it): the browser's offset is added.
+    if (type === 'event' && !$('event-all-day').checked) {
+      for (const name of ['start', 'end']) if (body[name]) body[name] = withOffset(body[name].trim());
+    }
 
     body.color = $('style-color').value.trim();
     body.background = $('style-background').value.trim();
@@ -97,11 +112,25 @@
       body.size = Number(size.value);
     }
     body.corners = form.elements.namedItem('corners').value || 'square';
-    const banana = $('style-logo').checked;
-    body.logo = banana ? 'banana' : 'none';
-    body.ecc = form.elements.namedItem('ecc').value || 'M';
+    // An EPC code is always level M without a logo (the guideline): the service refuses either
+    // field for it, so the page sends neither (lockStyle shows why).
+    if (type !== 'epc') {
+      body.logo = $('style-logo').checked ? 'banana' : 'none';
+      body.ecc = form.elements.namedItem('ecc').value || 'M';
+    }
     body.margin = Number($('style-margin').value);
     return { type, body, missing, invalid };
+  }
+
+  // withOffset returns a local date-time (2026-12-24T18:00) with the browser's offset from UTC
+  // on that day (2026-12-24T18:00+01:00), as RFC 3339 5.6 writes it.
+  function withOffset(local) {
+    const date = new Date(local);
+    if (Number.isNaN(date.getTime())) return local;
+    const minutes = -date.getTimezoneOffset();
+    const abs = Math.abs(minutes);
+    const pad = (n) => String(n).padStart(2, '0');
+    return `${local}${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -255,8 +284,7 @@
     if (!ready && name !== 'empty' && img.hidden) {
       $('qr-empty-text').textContent = name === 'limited' ? 'Your code appears here when the countdown ends.' : 'Your code appears here once the message above is dealt with.';
     }
-    $('download-png').disabled = !ready;
-    $('download-svg').disabled = !ready;
+    for (const format of DOWNLOADS) $('download-' + format).disabled = !ready;
     updatePrivacy();
   }
 
@@ -393,10 +421,12 @@
     setState('error', `Not updated: ${err.message}.`);
   }
 
-  // errorField returns the request field an error concerns. The error object names no field,
-  // but its message starts with it ("password has 5 characters…", "size 5000 is out of range…",
-  // "color #FFFFFF on background…"); the code decides where the message does not.
+  // errorField returns the request field an error concerns: the one an error object names
+  // (field, as the batch's items do), else the one its message starts with ("password has 5
+  // characters…", "iban is not…", "size 5000 is out of range…", "color #FFFFFF on
+  // background…"); the code decides where the message does not.
   function errorField(err, type) {
+    if (typeof err.field === 'string' && err.field && controlFor(err.field, type)) return err.field;
     const word = (/^[A-Za-z]+/.exec(err.message || '') || [''])[0];
     if (err.code === 'LOW_CONTRAST') return 'color';
     if (word && (STYLE_FIELDS.includes(word) || ALIASES[word] || document.getElementById(`${type}-${word}`))) return word;
@@ -426,7 +456,7 @@
   // them.
   function sentence(message) {
     let s = String(message || '');
-    s = s.replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title');
+    s = s.replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title').replace(/^iban\b/, 'IBAN').replace(/^bic\b/, 'BIC');
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 
@@ -596,7 +626,81 @@
 
   function showPanel(type) {
     for (const panel of document.querySelectorAll('.type-panel')) panel.hidden = panel.dataset.type !== type;
+    lockStyle(type);
     updatePrivacy();
+  }
+
+  // lockStyle disables the logo switch and the error correction for an EPC payment, which is
+  // always level M with no logo (EPC069-12), showing them so and saying why; the user's own
+  // choices come back with any other type.
+  function lockStyle(type) {
+    const locked = type === 'epc';
+    const logo = $('style-logo');
+    const eccs = form.elements.namedItem('ecc');
+    if (locked && !state.styleBeforeEPC) {
+      state.styleBeforeEPC = { logo: logo.checked, ecc: eccs.value };
+      logo.checked = false;
+      eccs.value = 'M';
+    } else if (!locked && state.styleBeforeEPC) {
+      logo.checked = state.styleBeforeEPC.logo;
+      eccs.value = state.styleBeforeEPC.ecc;
+      state.styleBeforeEPC = null;
+    }
+    logo.disabled = locked;
+    $('style-ecc').disabled = locked;
+    $('style-epc-note').hidden = !locked;
+    for (const el of [logo, $('style-ecc')]) {
+      const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== 'style-epc-note');
+      if (locked) ids.push('style-epc-note');
+      el.setAttribute('aria-describedby', ids.join(' '));
+    }
+  }
+
+  // setAllDay switches the event's start and end between date-times and dates (an all-day
+  // event), keeping the day, and the time for when it switches back.
+  function setAllDay() {
+    const allDay = $('event-all-day').checked;
+    for (const el of [$('event-start'), $('event-end')]) {
+      const want = allDay ? 'date' : 'datetime-local';
+      if (el.type === want) continue;
+      const value = el.value;
+      if (allDay) {
+        if (value) el.dataset.time = value.slice(11);
+        el.type = 'date';
+        el.value = value.slice(0, 10);
+      } else {
+        el.type = 'datetime-local';
+        el.value = value ? `${value}T${el.dataset.time || '09:00'}` : '';
+      }
+    }
+    $('event-end').min = $('event-start').value;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    $('event-time-help').textContent = allDay
+      ? 'Dates only: the end is the last day of the event, included.'
+      : `Times are in this browser’s time zone${zone ? ` (${zone})` : ''}, sent with their offset from UTC, so calendars anywhere show them right.`;
+  }
+
+  // setPurpose shows the payment's free text or its creditor reference: an EPC code carries one
+  // of them, never both, and the other is disabled so that it is not sent.
+  function setPurpose() {
+    const reference = form.elements.namedItem('epc-purpose').value === 'reference';
+    $('epc-reference-field').hidden = !reference;
+    $('epc-reference').disabled = !reference;
+    $('epc-remittance-field').hidden = reference;
+    $('epc-remittance').disabled = reference;
+  }
+
+  // showPrintSize tells how large the PDF and EPS print: size pixels at 300 dpi.
+  function showPrintSize() {
+    const input = $('style-size');
+    const size = Number(input.value);
+    const el = $('style-size-print');
+    if (input.value === '' || !Number.isInteger(size) || size < Number(input.min) || size > Number(input.max)) {
+      el.textContent = `The PDF and EPS downloads print at ${PRINT_DPI} dpi: a pixel is 1/${PRINT_DPI} inch.`;
+      return;
+    }
+    const inches = size / PRINT_DPI;
+    el.textContent = `Prints at ${(inches * 25.4).toFixed(1)} mm (${inches.toFixed(2)} in) at ${PRINT_DPI} dpi, as PDF or EPS.`;
   }
 
   const HEX = /^#?([0-9a-fA-F]{6})$/;
@@ -686,6 +790,9 @@
       el.value = el.defaultValue;
     }
     for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], #style-logo')) el.checked = el.defaultChecked;
+    state.styleBeforeEPC = null; // the defaults are what the other types get back
+    lockStyle(currentType());
+    showPrintSize();
     syncColor('color', 'text');
     syncColor('background', 'text');
     setMarginOutput();
@@ -708,10 +815,16 @@
       case 'style-background-picker': syncColor('background', 'picker'); break;
       case 'style-color': syncColor('color', 'text'); break;
       case 'style-background': syncColor('background', 'text'); break;
-      case 'style-size-range': $('style-size').value = t.value; break;
+      case 'style-size-range':
+        $('style-size').value = t.value;
+        showPrintSize();
+        break;
       case 'style-size':
         if (t.value !== '') $('style-size-range').value = t.value;
+        showPrintSize();
         break;
+      case 'event-all-day': setAllDay(); break;
+      case 'event-start': $('event-end').min = t.value; break;
       case 'style-margin': setMarginOutput(); break;
       case 'text-text': countText(); break;
       default: break;
@@ -719,6 +832,7 @@
     if (t.closest('.type-panel')) endSample();
     if (t.name === 'type') showPanel(t.value);
     if (t.name === 'security') setSecurity();
+    if (t.name === 'epc-purpose') setPurpose();
     // Discrete choices answer at once; typing and dragging wait for a pause.
     schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : DEBOUNCE_MS);
   });
@@ -747,8 +861,7 @@
   }
 
   $('style-reset').addEventListener('click', resetStyle);
-  $('download-png').addEventListener('click', (e) => download('png', e.currentTarget));
-  $('download-svg').addEventListener('click', (e) => download('svg', e.currentTarget));
+  for (const format of DOWNLOADS) $('download-' + format).addEventListener('click', (e) => download(format, e.currentTarget));
   $('form-error-retry').addEventListener('click', () => {
     state.shownKey = null;
     update();
@@ -761,6 +874,9 @@
   // Start from what the form holds (a reload keeps typed values in some browsers).
   showPanel(currentType());
   setSecurity();
+  setAllDay();
+  setPurpose();
+  showPrintSize();
   setMarginOutput();
   countText();
   syncColor('color', 'text');

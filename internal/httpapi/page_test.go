@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,5 +94,44 @@ func TestPageBananaIsTheServiceMark(t *testing.T) {
 	}
 	if n := strings.Count(page, `<use href="#banana-mark"/>`); n != 2 {
 		t.Errorf("%d uses of #banana-mark, want 2 (the title's banana and the logo switch's)", n)
+	}
+}
+
+// TestPageHasEveryType: the page offers every payload type of the API (payload.Types) in its
+// type picker, with a panel holding a control for each field the type's builder reads
+// (payload.TypeFields), by the field's API name in data-field, the required ones marked so;
+// and it offers every download the code endpoint's formats allow, the print ones included.
+func TestPageHasEveryType(t *testing.T) {
+	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	for _, typ := range payload.Types {
+		if !strings.Contains(page, `<input type="radio" name="type" value="`+string(typ)+`" id="type-`+string(typ)+`"`) {
+			t.Errorf("%s: no radio in the type picker", typ)
+		}
+		start := strings.Index(page, `<div class="type-panel" id="panel-`+string(typ)+`" data-type="`+string(typ)+`"`)
+		if start < 0 {
+			t.Errorf("%s: no panel", typ)
+			continue
+		}
+		panel := page[start:]
+		if end := strings.Index(panel[1:], `<div class="type-panel"`); end >= 0 {
+			panel = panel[:end+1]
+		} else if end := strings.Index(panel, "</section>"); end >= 0 {
+			panel = panel[:end]
+		}
+		fields := payload.TypeFields[typ]
+		for i, field := range append(slices.Clone(fields.Required), fields.Optional...) {
+			tag := regexp.MustCompile(`<(?:input|textarea)[^>]* data-field="` + field + `"[^>]*>`).FindString(panel)
+			switch {
+			case tag == "":
+				t.Errorf("%s: no control with data-field=%q in its panel", typ, field)
+			case i < len(fields.Required) && !strings.Contains(tag, " data-required"):
+				t.Errorf("%s: the control of %s, a required field, is not marked data-required: %s", typ, field, tag)
+			}
+		}
+	}
+	for _, format := range []string{"png", "svg", "pdf", "eps"} {
+		if !strings.Contains(page, `id="download-`+format+`"`) {
+			t.Errorf("no #download-%s button", format)
+		}
 	}
 }
