@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 )
 
 // rpcMethods are the JSON-RPC methods of MCP (client to server) the access log names; any
@@ -62,14 +64,14 @@ func logRequests(logger *slog.Logger, routes map[string]bool, next http.Handler)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		note := &requestNote{}
-		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		rec := accesslog.NewRecorder(w)
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), noteKey{}, note)))
 		route := r.URL.Path
 		if !routes[route] {
 			route = "(unknown)"
 		}
-		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.status),
-			slog.Int("bytes", rec.bytes), slog.Duration("duration", time.Since(start))}
+		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.Status),
+			slog.Int("bytes", rec.Bytes), slog.Duration("duration", time.Since(start))}
 		if note.rpc != "" {
 			attrs = append(attrs, slog.String("rpc", note.rpc))
 		}
@@ -82,27 +84,3 @@ func logRequests(logger *slog.Logger, routes map[string]bool, next http.Handler)
 		logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
-
-// recorder notes a response's status and size.
-type recorder struct {
-	http.ResponseWriter
-	status, bytes int
-	wrote         bool
-}
-
-func (r *recorder) WriteHeader(status int) {
-	if !r.wrote {
-		r.status, r.wrote = status, true
-	}
-	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	r.wrote = true
-	n, err := r.ResponseWriter.Write(b)
-	r.bytes += n
-	return n, err
-}
-
-// Unwrap gives http.ResponseController the writer underneath (for Flush and deadlines).
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

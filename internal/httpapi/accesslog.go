@@ -1,5 +1,5 @@
-// The access log: request ids, one log line and one counted request per response, and the
-// recorder that notes each response's status and size.
+// The access log: request ids, one log line and one counted request per response (the
+// response's status and size noted by accesslog.Recorder).
 
 package httpapi
 
@@ -25,15 +25,15 @@ func (s *Server) logged(next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header()[headerRequestID] = []string{id}
-		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		rec := accesslog.NewRecorder(w)
 		next.ServeHTTP(rec, r)
 		route := r.URL.Path
 		if _, ok := s.routes[route]; !ok {
 			route = "(unknown)"
 		}
-		s.metrics.observeRequest(route, rec.status, rec.Header().Get(headerFormat))
+		s.metrics.observeRequest(route, rec.Status, rec.Header().Get(headerFormat))
 		end := time.Now()
-		s.access.Write(accesslog.Entry{Time: end, Method: r.Method, Route: route, Status: rec.status, Bytes: rec.bytes,
+		s.access.Write(accesslog.Entry{Time: end, Method: r.Method, Route: route, Status: rec.Status, Bytes: rec.Bytes,
 			Duration: end.Sub(start), RequestID: id})
 	})
 }
@@ -68,24 +68,3 @@ func plainID(id string) bool {
 // statusClientClosed is the status recorded for a request whose client went away before it
 // was answered: nginx's 499 "client closed request". It is never sent, only logged and counted.
 const statusClientClosed = 499
-
-// recorder notes a response's status and size for the access log.
-type recorder struct {
-	http.ResponseWriter
-	status, bytes int
-	wrote         bool
-}
-
-func (r *recorder) WriteHeader(status int) {
-	if !r.wrote {
-		r.status, r.wrote = status, true
-	}
-	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	r.wrote = true
-	n, err := r.ResponseWriter.Write(b)
-	r.bytes += n
-	return n, err
-}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/batch"
 )
 
@@ -81,8 +82,8 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 	var zipped bytes.Buffer
 	if err := batch.WriteZip(r.Context(), &zipped, entries, batch.Workers(), s.gate.Code, nil); err != nil {
 		if r.Context().Err() != nil {
-			if rec, ok := w.(*recorder); ok {
-				rec.status = statusClientClosed // as writeCode: the client is gone
+			if rec, ok := w.(*accesslog.Recorder); ok {
+				rec.Status = statusClientClosed // as writeCode: the client is gone
 			}
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/render"
@@ -108,8 +109,8 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 		if r.Context().Err() != nil {
 			// The client is gone: nothing is written, but the access log and the metrics get
 			// 499, nginx's "client closed request", instead of the 200 of a response never sent.
-			if rec, ok := w.(*recorder); ok {
-				rec.status = statusClientClosed
+			if rec, ok := w.(*accesslog.Recorder); ok {
+				rec.Status = statusClientClosed
 			}
 			return
 		}
