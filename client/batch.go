@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"net/http"
 
 	"github.com/bananaqr/bananaqr/api"
 )
@@ -41,27 +39,7 @@ func (c *Client) Batch(ctx context.Context, items []BatchItem) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint("/api/qr-code/batch"), bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/zip")
-		answer, err := c.do(req, "application/zip")
-		var apiErr *APIError
-		if errors.As(err, &apiErr) && apiErr.Status == http.StatusTooManyRequests && attempt < c.retries {
-			if werr := c.waitOut(ctx, apiErr); werr != nil {
-				return nil, werr
-			}
-			continue
-		}
-		var te *TransportError
-		if errors.As(err, &te) {
-			te.Liveness = c.liveness(ctx)
-		}
-		return answer, err
-	}
+	return c.post(ctx, "/api/qr-code/batch", body, "application/zip")
 }
 
 // batchBody returns the JSON array of items: each request's POST body (api.EncodeJSON) with

@@ -171,14 +171,21 @@ func (c *Client) code(ctx context.Context, r api.Request, f api.Format) ([]byte,
 	if err != nil {
 		return nil, err
 	}
+	return c.post(ctx, "/api/qr-code", body, formats[f])
+}
+
+// post POSTs the JSON body to path, accepting an answer of mediaType, and returns the answer's
+// body, waiting out 429s as the client is configured to; a transport error says what the
+// liveness check found.
+func (c *Client) post(ctx context.Context, path string, body []byte, mediaType string) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint("/api/qr-code"), bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint(path), bytes.NewReader(body))
 		if err != nil {
 			return nil, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", formats[f])
-		answer, err := c.do(req, formats[f])
+		req.Header.Set("Accept", mediaType)
+		answer, err := c.do(req, mediaType)
 		var apiErr *APIError
 		if errors.As(err, &apiErr) && apiErr.Status == http.StatusTooManyRequests && attempt < c.retries {
 			if werr := c.waitOut(ctx, apiErr); werr != nil {
