@@ -5,10 +5,7 @@ package httpapi
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"time"
 
@@ -45,25 +42,9 @@ var batchDisposition = []string{`attachment; filename="qr-codes.zip"`}
 // are made, each within the bound on work, and sent as one ZIP archive.
 func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 	setShared(w.Header(), headerCacheControl, "private, no-store")
-	tooLarge := api.NewError(api.CodeBodyTooLarge, "", "Send at most 256 KiB in a batch; 60 codes' requests need far less.",
-		"the body is larger than %d bytes", batch.MaxJSONBody)
-	if r.ContentLength > batch.MaxJSONBody {
-		s.writeError(w, r, tooLarge)
-		return
-	}
-	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
-		s.writeError(w, r, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
-			"the body is not application/json"))
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, batch.MaxJSONBody))
-	var maxBytes *http.MaxBytesError
-	if errors.As(err, &maxBytes) {
-		s.writeError(w, r, tooLarge)
-		return
-	}
+	body, err := readJSONBody(w, r, batch.MaxJSONBody, "Send at most 256 KiB in a batch; 60 codes' requests need far less.")
 	if err != nil {
-		s.writeError(w, r, api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "the body could not be read"))
+		s.writeError(w, r, err)
 		return
 	}
 	items, err := batch.ReadJSON(body)

@@ -39,27 +39,9 @@ func (s *Server) postCode(w http.ResponseWriter, r *http.Request) {
 	if !s.admit(w, r) {
 		return
 	}
-	// A body declared too large is refused before a byte of it is read: with Expect:
-	// 100-continue the client then never gets 100 Continue and never sends it.
-	if r.ContentLength > api.MaxBody {
-		s.writeError(w, r, api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB; a code holds far less.",
-			"the body is larger than %d bytes", api.MaxBody))
-		return
-	}
-	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
-		s.writeError(w, r, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
-			"the body is not application/json"))
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBody))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		s.writeError(w, r, api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB; a code holds far less.",
-			"the body is larger than %d bytes", api.MaxBody))
-		return
-	}
+	body, err := readJSONBody(w, r, api.MaxBody, "Send at most 64 KiB; a code holds far less.")
 	if err != nil {
-		s.writeError(w, r, api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "the body could not be read"))
+		s.writeError(w, r, err)
 		return
 	}
 	req, err := api.DecodeJSON(body)
@@ -68,6 +50,30 @@ func (s *Server) postCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeCode(w, r, &req)
+}
+
+// readJSONBody reads r's body, of at most max bytes and of Content-Type application/json, or
+// returns the API's error: BODY_TOO_LARGE (with hint) or UNSUPPORTED_MEDIA_TYPE. A body declared
+// too large is refused before a byte of it is read: with Expect: 100-continue the client then
+// never gets 100 Continue and never sends it.
+func readJSONBody(w http.ResponseWriter, r *http.Request, max int64, hint string) ([]byte, error) {
+	tooLarge := api.NewError(api.CodeBodyTooLarge, "", hint, "the body is larger than %d bytes", max)
+	if r.ContentLength > max {
+		return nil, tooLarge
+	}
+	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
+		return nil, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
+			"the body is not application/json")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	var maxBytes *http.MaxBytesError
+	if errors.As(err, &maxBytes) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "the body could not be read")
+	}
+	return body, nil
 }
 
 // admit counts the request against its caller's budget and sets the RateLimit-* headers; over
