@@ -22,6 +22,13 @@
 //      and the error correction (no logo, M) and sends neither; the PDF and EPS downloads of a
 //      public and a private code are a PDF and an EPS of size pixels at 300 dpi, as the size's
 //      hint says; no private type's value is in any request URL;
+//  11. issue 21: axe-core (WCAG 2.1 A and AA) finds nothing in every state, light and dark, at 360
+//      and 1280 px (with E2E_SCREENSHOTS=dir, the page at both widths and schemes goes there); an
+//      error after a code leaves nothing of it to copy, download or hear; typing 22 characters
+//      announces only changes of meaning; the page's transfer size on load, gzip-compressed; the
+//      print helper and Copy image; the details read from the SVG answer match the JSON's; the
+//      settings link (public types only); the no-JavaScript form for a link; the examples at
+//      360 px keep their lines;
 // and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
 //
 // Usage: npm ci && node e2e/run.mjs   (test.sh runs it)
@@ -51,6 +58,9 @@ function unavailable(reason) {
 if (!fs.existsSync(CHROMIUM)) unavailable(`${CHROMIUM} is missing (apt-get install chromium)`);
 if (!fs.existsSync(path.join(root, 'node_modules', 'playwright-core', 'package.json'))) {
   unavailable('node_modules/playwright-core is missing (npm ci)');
+}
+if (!fs.existsSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'))) {
+  unavailable('node_modules/axe-core is missing (npm ci)');
 }
 try {
   execFileSync('zbarimg', ['--version'], { stdio: 'ignore' });
@@ -796,6 +806,307 @@ try {
     await phone.screenshot({ path: path.join(artifacts, 'page-360-dark-wifi.png'), fullPage: true });
     await phone.close();
     return `scrollWidth ${Math.max(...Object.values(widths))} px; page-360.png, page-360-dark-wifi.png`;
+  });
+
+  // 11. Issue 21: accessibility, errors after a code, announcements, weight, printing, the
+  // settings link, without JavaScript, the examples at 360 px.
+  const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // axe runs axe-core's WCAG 2.1 A and AA rules on the page as it is, and returns its violations
+  // as lines (rule, impact, the first nodes). It is evaluated through the DevTools protocol, so
+  // the page's CSP (script-src 'self') stays as it is.
+  async function axe(p, label) {
+    if (!(await p.evaluate(() => typeof window.axe === 'object'))) await p.evaluate(axeSource);
+    const result = await p.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }));
+    return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.length}× ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  await check('axe-core (WCAG 2.1 A and AA): zero violations in every state (the sample, nothing typed, each type, an error after a public and a private code, a general error), light and dark, at 360 and 1280 px', async () => {
+    const violations = [];
+    let runs = 0;
+    const shots = process.env.E2E_SCREENSHOTS ? path.resolve(root, process.env.E2E_SCREENSHOTS) : '';
+    if (shots) fs.mkdirSync(shots, { recursive: true });
+    for (const width of [360, 1280]) {
+      for (const scheme of ['light', 'dark']) {
+        const p = await context.newPage();
+        await p.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+        await p.emulateMedia({ colorScheme: scheme });
+        await p.goto(base + '/');
+        await p.waitForFunction(() => document.getElementById('preview').dataset.state === 'sample', null, { timeout: 10000 });
+        const run = async (label) => {
+          runs++;
+          violations.push(...await axe(p, `${width} px ${scheme}, ${label}`));
+        };
+        await run('the sample');
+        await p.fill('#url-url', 'x');
+        await p.fill('#url-url', '');
+        await p.waitForFunction(() => document.getElementById('preview').dataset.state === 'empty', null, { timeout: 10000 });
+        await run('nothing typed');
+        for (const t of TYPES) {
+          await chooseType(p, t.type);
+          await t.fill(p);
+          await waitReady(p, t.type);
+          await run(t.type);
+          if (t.type === 'url' && shots) {
+            await p.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+            await p.screenshot({ path: path.join(shots, `page-${width}-${scheme}.png`) });
+          }
+        }
+        await chooseType(p, 'url');
+        await waitReady(p, 'url');
+        await p.fill('#style-size', '5000');
+        await p.waitForSelector('#style-size[aria-invalid="true"]', { timeout: 10000 });
+        await run('an error after a link\'s code');
+        await p.fill('#style-size', '1024');
+        await chooseType(p, 'wifi');
+        await waitReady(p, 'wifi');
+        await p.fill('#wifi-password', 'short');
+        await p.waitForSelector('#wifi-password[aria-invalid="true"]', { timeout: 10000 });
+        await run('an error after a Wi-Fi code');
+        await chooseType(p, 'text');
+        await p.fill('#text-text', 'a'.repeat(2049));
+        await p.waitForSelector('#form-error:not([hidden])', { timeout: 10000 });
+        await run('a general error');
+        await p.close();
+      }
+    }
+    assert.deepEqual(violations, []);
+    return `${runs} states checked${shots ? `; screenshots in ${shots}` : ''}`;
+  });
+
+  await check('an error after a code: the old image, its text alternative, its details, its links and its downloads are gone (a bad size, a refused link, a too-faint colour, a too-short Wi-Fi password)', async () => {
+    const p = await context.newPage();
+    await p.goto(base + '/');
+    const cases = [
+      { type: 'url', ok: (x) => x.fill('#url-url', 'example.com'), bad: (x) => x.fill('#style-size', '5000'), fix: (x) => x.fill('#style-size', '1024'), field: '#style-size' },
+      { type: 'url', ok: (x) => x.fill('#url-url', 'example.com'), bad: (x) => x.fill('#url-url', 'javascript:alert(1)'), fix: (x) => x.fill('#url-url', 'example.com'), field: '#url-url' },
+      { type: 'url', ok: (x) => x.fill('#url-url', 'example.com'), bad: (x) => x.fill('#style-color', '#DDDDDD'), fix: (x) => x.fill('#style-color', '#7B260F'), field: '#style-color' },
+      { type: 'wifi', ok: async (x) => { await x.fill('#wifi-ssid', 'Lab Net'); await x.fill('#wifi-password', 'hunter22'); }, bad: (x) => x.fill('#wifi-password', 'short'), fix: (x) => x.fill('#wifi-password', 'hunter22'), field: '#wifi-password' },
+    ];
+    const seen = [];
+    for (const c of cases) {
+      await chooseType(p, c.type);
+      await c.ok(p);
+      await waitReady(p, c.type);
+      if (c.type === 'url') assert.notEqual(await p.inputValue('#share-image-url'), '');
+      await c.bad(p);
+      await p.waitForSelector(`${c.field}[aria-invalid="true"]`, { timeout: 10000 });
+      const left = await p.evaluate(() => {
+        const $ = (id) => document.getElementById(id);
+        return {
+          state: $('preview').dataset.state,
+          image: !$('preview-img').hidden || $('preview-img').hasAttribute('src') || $('preview-img').alt !== '',
+          details: !$('meta').hidden || !$('print-help').hidden || !$('warnings').hidden,
+          share: !$('share').hidden || ['share-image-url', 'share-markdown', 'share-settings'].some((id) => $(id).value !== ''),
+          enabled: ['download-png', 'download-svg', 'download-pdf', 'download-eps', 'copy-image'].filter((id) => !$(id).disabled),
+          faded: [...$('preview').querySelectorAll('*')].filter((el) => el.checkVisibility() && Number(getComputedStyle(el).opacity) < 1 && !el.matches('.spinner') && !el.closest(':disabled')).map((el) => el.id || el.className),
+          status: $('status').textContent,
+          fragment: location.hash,
+        };
+      });
+      assert.deepEqual({ ...left, status: left.status.slice(0, 13) }, { state: 'error', image: false, details: false, share: false, enabled: [], faded: [], status: 'Not updated: ', fragment: '' }, `${c.type}, ${c.field}`);
+      seen.push(`${c.field}: ${left.status}`);
+      await c.fix(p);
+      await waitReady(p, c.type);
+    }
+    await p.close();
+    return seen.join(' | ');
+  });
+
+  await check('typing 22 characters into the link announces only changes of meaning, and asks nothing for a value already shown', async () => {
+    const p = await context.newPage();
+    await p.goto(base + '/');
+    await p.waitForFunction(() => document.getElementById('preview').dataset.state === 'sample', null, { timeout: 10000 });
+    await p.evaluate(() => {
+      window.statuses = [];
+      const el = document.getElementById('status');
+      new MutationObserver(() => window.statuses.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    });
+    let asked = 0;
+    p.on('request', (r) => { if (new URL(r.url()).pathname === '/api/qr-code') asked++; });
+    await p.focus('#url-url');
+    const typed = 'example.com/menu/today';
+    assert.equal(typed.length, 22);
+    await p.keyboard.type(typed, { delay: 400 }); // slower than the debounce: a code per character
+    await waitReady(p, 'url');
+    const statuses = await p.evaluate(() => window.statuses);
+    assert.deepEqual(statuses, ['Your code appears here as you type.', 'Ready: a link code.'], 'the sample ends, then one code is ready; the rest says the same');
+    assert.ok(asked <= 22, `${asked} requests`);
+    const before = asked;
+    await p.keyboard.type(' '); // a space after a link is no part of it
+    await p.waitForTimeout(700);
+    await p.fill('#url-url', typed); // the same value again
+    await p.waitForTimeout(700);
+    assert.equal(asked, before, 'no request for a value already shown');
+    assert.equal((await p.evaluate(() => window.statuses)).length, 2);
+    await p.close();
+    return `${statuses.length} announcements, ${before} requests for 22 characters`;
+  });
+
+  await check('weight: the page\'s HTML, CSS and JavaScript arrive gzip-compressed; a preview asks for the SVG alone', async () => {
+    const fresh = await browser.newContext(); // an empty cache: every file is sent, none revalidated
+    const p = await fresh.newPage();
+    const cdp = await fresh.newCDPSession(p);
+    let asked = '';
+    p.on('request', (r) => { if (new URL(r.url()).pathname === '/api/qr-code') asked = r.postData(); });
+    await cdp.send('Network.enable');
+    const answers = new Map();
+    cdp.on('Network.responseReceived', (e) => answers.set(e.requestId, { url: e.response.url, encoding: e.response.headers['Content-Encoding'] || e.response.headers['content-encoding'] || '' }));
+    cdp.on('Network.loadingFinished', (e) => { if (answers.has(e.requestId)) answers.get(e.requestId).bytes = e.encodedDataLength; });
+    await p.goto(base + '/');
+    await p.waitForFunction(() => document.getElementById('preview').dataset.state === 'sample', null, { timeout: 10000 });
+    await p.waitForTimeout(300);
+    const got = [...answers.values()].filter((a) => a.url.startsWith('http'));
+    const files = got.filter((a) => ['/', '/app.js', '/style.css'].includes(new URL(a.url).pathname));
+    assert.equal(files.length, 3);
+    assert.ok(files.every((a) => a.encoding === 'gzip'), JSON.stringify(files));
+    const total = got.reduce((n, a) => n + (a.bytes || 0), 0);
+    const preview = got.find((a) => new URL(a.url).pathname === '/api/qr-code');
+    assert.equal(preview.encoding, 'gzip');
+    assert.ok(total < 45000, `${total} bytes on load`);
+    assert.ok(preview.bytes < 2000, `${preview.bytes} bytes for the sample's preview`);
+    assert.equal(JSON.parse(asked).format, 'svg', 'the preview asks for the SVG, not JSON with a PNG in it');
+    await fresh.close();
+    return `${total} bytes on load (${got.map((a) => `${new URL(a.url).pathname} ${a.bytes}`).join(', ')})`;
+  });
+
+  await check('print: the size at 300 dpi, and the rule of thumb\'s smallest print and scanning distance from the code\'s modules; Copy image puts the PNG on the clipboard, and it scans', async () => {
+    const p = await context.newPage();
+    await p.goto(base + '/');
+    await p.fill('#url-url', 'example.com');
+    await waitReady(p, 'url');
+    const json = await (await fetch(base + '/api/qr-code', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"url","url":"example.com","format":"json"}' })).json();
+    const across = json.modules + 2 * json.margin;
+    assert.equal(await p.textContent('#print-size'), `8.7 cm × 8.7 cm (3.41 in) at 300 dpi, a module ${((json.module_px / 300) * 25.4).toFixed(2)} mm.`);
+    assert.equal(await p.textContent('#print-min'), `At least ${((across * 0.5) / 10).toFixed(1)} cm (${(across * 0.5 / 25.4).toFixed(2)} in) wide: ${across} modules with the quiet zone, at about 0.5 mm each, which phone cameras resolve.`);
+    assert.match(await p.textContent('#print-distance'), /^Up to about 86\.7 cm at this size/);
+    assert.equal(await p.textContent('#meta-version .value'), String(json.version));
+    assert.equal(await p.textContent('#meta-ecc .value'), json.ecc);
+    await p.fill('#style-size', '2048');
+    await p.waitForFunction(() => document.getElementById('print-size').textContent.startsWith('17.3 cm'), null, { timeout: 10000 });
+    await p.click('#copy-image');
+    await p.waitForFunction(() => document.querySelector('#copy-image .copy-text').textContent !== 'Copy image', null, { timeout: 10000 });
+    assert.equal(await p.textContent('#copy-image .copy-text'), 'Copied', await p.textContent('#copy-image-note'));
+    const b64 = await p.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      const blob = await item.getType('image/png');
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    });
+    const file = path.join(tmp, 'clipboard.png');
+    fs.writeFileSync(file, Buffer.from(b64, 'base64'));
+    assert.equal(zbar(file).toString('utf8'), 'https://example.com');
+    await p.close();
+    return `${fs.statSync(file).size} B PNG on the clipboard`;
+  });
+
+  await check('the details read from the SVG answer (version, modules, error correction, pixels a module) are the JSON answer\'s, for square and rounded corners, a logo, levels L to H and a long text', async () => {
+    const p = await context.newPage();
+    await p.goto(base + '/');
+    const cases = [
+      { type: 'url', value: 'example.com', ecc: 'L' },
+      { type: 'url', value: 'example.com/a-longer-path?with=query', ecc: 'H', corners: 'rounded' },
+      { type: 'url', value: 'example.com', ecc: 'Q', logo: true, margin: '2' },
+      { type: 'text', value: 'Bananas '.repeat(40), ecc: 'M', corners: 'rounded', logo: true },
+    ];
+    const seen = [];
+    for (const c of cases) {
+      await chooseType(p, c.type);
+      await p.locator(`label.seg:has(input[name="ecc"][value="${c.ecc}"])`).click();
+      await p.locator(`label.seg:has(input[name="corners"][value="${c.corners || 'square'}"])`).click();
+      if ((await p.isChecked('#style-logo')) !== !!c.logo) await p.locator('label.switch').click();
+      await p.fill('#style-margin', c.margin || '4');
+      await p.fill(c.type === 'url' ? '#url-url' : '#text-text', c.value);
+      await waitReady(p, c.type);
+      await p.waitForTimeout(400);
+      await waitReady(p, c.type);
+      const body = { type: c.type, [c.type]: c.value, ecc: c.ecc, corners: c.corners || 'square', logo: c.logo ? 'banana' : 'none', margin: Number(c.margin || 4), format: 'json' };
+      const json = await (await fetch(base + '/api/qr-code', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+      const shown = await p.evaluate(() => ['meta-version', 'meta-ecc', 'meta-size'].map((id) => document.getElementById(id).textContent));
+      assert.deepEqual(shown, [
+        `${json.version}${json.modules} × ${json.modules} modules`,
+        `${json.ecc}${json.ecc === c.ecc ? `recovers about ${{ L: 7, M: 15, Q: 25, H: 30 }[json.ecc]}%` : `raised from ${c.ecc}${c.logo ? ' for the banana' : ' at no cost'}`}`,
+        `1024 × 1024 px${json.module_px} px a module, quiet zone ${json.margin}`,
+      ], JSON.stringify(c));
+      seen.push(`v${json.version} ${json.ecc}`);
+    }
+    await p.close();
+    return seen.join(', ');
+  });
+
+  await check('the settings link: a public code\'s settings go in the fragment and come back from it; a private type never writes it, nor is read from it', async () => {
+    const p = await context.newPage();
+    await p.goto(base + '/');
+    await p.fill('#url-url', 'example.com/menu?table=12');
+    await p.fill('#style-size', '512');
+    await p.locator('label.seg:has(input[name="corners"][value="rounded"])').click();
+    await p.locator('label.switch').click();
+    await p.waitForFunction(() => /logo=banana/.test(location.hash) && /size=512/.test(location.hash), null, { timeout: 10000 });
+    await waitReady(p, 'url');
+    const link = await p.inputValue('#share-settings');
+    assert.equal(link, p.url());
+    const fragment = new URLSearchParams(new URL(link).hash.slice(1));
+    assert.deepEqual(Object.fromEntries(fragment), { type: 'url', url: 'example.com/menu?table=12', size: '512', corners: 'rounded', logo: 'banana' });
+    let q = await context.newPage();
+    await q.goto(link);
+    await waitReady(q, 'url');
+    assert.equal(await q.inputValue('#url-url'), 'example.com/menu?table=12');
+    assert.equal(await q.inputValue('#style-size'), '512');
+    assert.ok(await q.isChecked('input[name="corners"][value="rounded"]') && await q.isChecked('#style-logo'));
+    assert.ok(await q.isHidden('#sample-badge'));
+    assert.equal(await q.textContent('#meta-payload'), 'https://example.com/menu?table=12');
+    // A private type: the fragment is emptied, and a fragment naming one is not read.
+    for (const t of TYPES.filter((x) => !x.public)) {
+      await chooseType(q, t.type);
+      await t.fill(q);
+      await waitReady(q, t.type);
+      assert.equal(await q.evaluate(() => location.hash), '', t.type);
+    }
+    await q.close();
+    q = await context.newPage();
+    await q.goto(base + '/#type=wifi&ssid=Lab+Net&password=hunter22');
+    await q.waitForFunction(() => document.getElementById('preview').dataset.state === 'sample', null, { timeout: 10000 });
+    assert.ok(await q.isChecked('#type-url'));
+    assert.equal(await q.inputValue('#wifi-ssid'), '');
+    assert.equal(await q.evaluate(() => location.hash), '', 'the private fields are not kept in the address either');
+    await q.close();
+    await p.close();
+    return link.replace(base, '');
+  });
+
+  await check('without JavaScript: the generator is hidden, a plain form for a link gets /api/qr-code.svg, and its code scans; the page says what needs JavaScript', async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const p = await plain.newPage();
+    await p.goto(base + '/');
+    assert.ok(await p.isHidden('#qr-form'), 'the generator, which does nothing without its script, does not show');
+    assert.match(await p.textContent('.noscript-card'), /need JavaScript/);
+    await p.fill('#nojs-url', 'example.com/no-script');
+    await Promise.all([p.waitForURL(/\/api\/qr-code\.svg\?url=example\.com%2Fno-script$/), p.click('.noscript-form:has(#nojs-url) button[type=submit]')]);
+    const shot = path.join(tmp, 'noscript.png');
+    await p.screenshot({ path: shot });
+    assert.equal(zbar(shot).toString('utf8'), 'https://example.com/no-script');
+    await plain.close();
+  });
+
+  await check('at 360 px the curl and MCP examples keep their lines: no wrap, a long line scrolls in its focusable block', async () => {
+    const p = await context.newPage();
+    await p.setViewportSize({ width: 360, height: 780 });
+    await p.goto(base + '/');
+    const blocks = await p.$$eval('.code-block pre', (els) => els.map((el) => {
+      const code = el.querySelector('code');
+      const lines = code.textContent.split('\n').length;
+      const lineHeight = parseFloat(getComputedStyle(el).lineHeight);
+      return { id: code.id, lines, rendered: Math.round(code.getBoundingClientRect().height / lineHeight), white: getComputedStyle(el).whiteSpace, tab: el.tabIndex, scrolls: el.scrollWidth > el.clientWidth };
+    }));
+    for (const b of blocks) {
+      assert.equal(b.white, 'pre', b.id);
+      assert.equal(b.rendered, b.lines, `${b.id}: ${b.lines} lines written, ${b.rendered} drawn`);
+      assert.equal(b.tab, 0, `${b.id} is focusable, to scroll by keyboard`);
+    }
+    assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 360));
+    await p.close();
+    return blocks.map((b) => `${b.id} ${b.lines} line(s)${b.scrolls ? ', scrolls' : ''}`).join('; ');
   });
 
   // 6. Rate limit.

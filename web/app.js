@@ -1,10 +1,12 @@
 // bananaqr's page: a live preview of the code the form describes, made by this service's own
 // API (POST /api/qr-code, so that Wi-Fi passwords and contacts never go into a URL), a sample
-// code before anything is typed, downloads, and the API's errors shown beside the field they
-// concern. No framework, no build step, no request to anyone but this service.
+// code before anything is typed, downloads, a print-size helper, a link to a public code's
+// settings (in the fragment), and the API's errors shown beside the field they concern. No
+// framework, no build step, no request to anyone but this service.
 // One file of over 400 lines on purpose: the page loads it in one request, with no build step or
-// module graph; its sections (reading the form, the live preview and its sample, errors,
-// downloads and copies, the controls) are marked by rules below.
+// module graph; its sections (reading the form, the live preview and its sample, reading an
+// SVG answer, errors, downloads and copies, printing, the settings link, the controls) are
+// marked by rules below.
 'use strict';
 
 (() => {
@@ -59,14 +61,17 @@
     controller: null,
     seq: 0,
     shownKey: null, // the request (JSON) whose code is shown
+    pendingKey: null, // the request (JSON) in flight
+    shown: null, // what readAnswer read of the code on show, for the print helper
     imageURL: null, // the blob: URL of the preview
     cooldownUntil: 0,
     cooldownTimer: 0,
     typed: false, // the user has typed into the form's content: no more sample
     sampleWait: null, // a refused sample's Retry-After: { until, err, status }
     contrastController: null, // the GET /api/contrast in flight
-    cache: new Map(), // request → JSON response, the last few, so that going back costs no request
+    cache: new Map(), // request → readAnswer's reading, the last few, so that going back costs no request
     styleBeforeEPC: null, // the logo and ecc chosen before an EPC payment locked them
+    started: false, // the form has been read from the settings link, if any
   };
 
   // ---------------------------------------------------------------------------------------
@@ -94,7 +99,9 @@
       if (el.disabled) continue;
       const blank = type === 'text' ? el.value === '' : el.value.trim() === '';
       if (blank && (el.hasAttribute('data-required') || el.hasAttribute('data-required-unless-open'))) missing.push(el);
-      if (!blank) body[name] = el.value;
+      // A link's spaces around it are no part of it (the service trims them too): without them,
+      // a typed space asks for no new code.
+      if (!blank) body[name] = type === 'url' ? el.value.trim() : el.value;
     }
     if (type === 'wifi' && body.security === 'nopass') delete body.password;
     // A datetime-local input has no zone, and the service refuses a time without one (it would
@@ -146,10 +153,11 @@
   async function update() {
     clearTimeout(state.timer);
     if (cooling()) return; // the countdown calls update when it ends
-    // Whatever the form says now, an answer to an earlier form must not land in the preview.
-    abortPending();
     const { type, body: asked, missing, invalid } = collect();
     clearErrors();
+    // Whatever the form says now, an answer to an earlier form must not land in the preview
+    // (the request for this very form, if in flight, is kept below).
+    if (invalid.length || (missing.length && !(type === 'url' && !state.typed && SAMPLE_URL !== ''))) abortPending();
     if (invalid.length) {
       for (const e of invalid) showFieldError(e.el, e.message, e.hint);
       setState('error', `Not updated: ${invalid[0].message.toLowerCase()}.`);
@@ -164,21 +172,29 @@
     const body = sample ? { type, url: SAMPLE_URL, ...asked } : asked;
     const key = JSON.stringify(body);
     if (key === state.shownKey && preview.dataset.state === (sample ? 'sample' : 'ready')) {
-      setBusy(false);
+      abortPending();
       return;
     }
     const cached = state.cache.get(key);
     if (cached) {
+      abortPending();
       showResult(cached, body, key, sample);
       return;
     }
+    // The very request in flight: asking again would cost a request for nothing.
+    if (state.controller && state.pendingKey === key) return;
+    abortPending();
     if (waitAfterSample(sample)) return;
     const controller = new AbortController();
     state.controller = controller;
+    state.pendingKey = key;
     const seq = ++state.seq;
     setBusy(true);
     try {
-      const res = await post({ ...body, format: 'json' }, controller.signal);
+      // The SVG alone, which is what the preview shows; what the page says about it comes from
+      // the answer's X-QR-* headers and the SVG itself (readAnswer), not from a JSON answer
+      // whose Base64 PNG the page would never use.
+      const res = await post({ ...body, format: 'svg' }, controller.signal);
       if (seq !== state.seq) return;
       if (!res.ok) {
         const err = await readError(res);
@@ -187,7 +203,7 @@
         else handleError(res, err, type); // a style the service refuses is shown on the sample too
         return;
       }
-      const data = await res.json();
+      const data = readAnswer(await res.text(), res.headers, body);
       if (seq !== state.seq) return;
       remember(key, data);
       showResult(data, body, key, sample);
@@ -203,6 +219,7 @@
       if (seq === state.seq) {
         setBusy(false);
         state.controller = null;
+        state.pendingKey = null;
       }
     }
   }
@@ -210,7 +227,7 @@
   function post(body, signal) {
     return fetch(API, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: body.format === 'json' ? 'application/json' : '*/*' },
+      headers: { 'Content-Type': 'application/json', Accept: body.format === 'svg' ? 'image/svg+xml' : '*/*' },
       body: JSON.stringify(body),
       signal,
       cache: 'no-store',
@@ -222,6 +239,7 @@
     state.seq++;
     if (state.controller) state.controller.abort();
     state.controller = null;
+    state.pendingKey = null;
     setBusy(false);
   }
 
@@ -277,28 +295,47 @@
     frame.setAttribute('aria-busy', busy ? 'true' : 'false');
   }
 
+  // setState sets the preview's state and its status, which a screen reader announces: only
+  // when the status says something new, so typing that changes nothing of note (the same type,
+  // version and level) announces nothing. An error or a countdown takes the code away: nothing
+  // of an earlier code may be copied, downloaded or announced as current.
   function setState(name, status) {
     preview.dataset.state = name;
-    if (status !== undefined) statusEl.textContent = status;
+    if (status !== undefined && statusEl.textContent !== status) statusEl.textContent = status;
+    if (name === 'error' || name === 'limited') clearCode();
     const ready = name === 'ready';
     if (!ready && name !== 'empty' && img.hidden) {
       $('qr-empty-text').textContent = name === 'limited' ? 'Your code appears here when the countdown ends.' : 'Your code appears here once the message above is dealt with.';
     }
     for (const format of DOWNLOADS) $('download-' + format).disabled = !ready;
+    $('copy-image').disabled = !ready;
     updatePrivacy();
+    writeFragment();
   }
 
   function showEmpty(prompt) {
+    clearCode();
+    $('qr-empty-text').textContent = prompt;
+    setState('empty', prompt);
+  }
+
+  // clearCode takes the code on show away, with everything that describes or shares it.
+  function clearCode() {
     state.shownKey = null;
+    state.shown = null;
     img.hidden = true;
+    img.alt = '';
+    img.removeAttribute('src');
+    if (state.imageURL) URL.revokeObjectURL(state.imageURL);
+    state.imageURL = null;
     $('sample-badge').hidden = true;
     $('qr-empty').hidden = false;
-    $('qr-empty-text').textContent = prompt;
     $('meta').hidden = true;
     $('warnings').hidden = true;
+    $('print-help').hidden = true;
     $('share').hidden = true;
+    for (const id of ['share-image-url', 'share-markdown', 'share-settings']) $(id).value = '';
     preview.dataset.payloadType = '';
-    setState('empty', prompt);
   }
 
   // showResult shows a code: the user's, or the sample (marked so, with no link and no
@@ -322,7 +359,7 @@
     setMeta('meta-version', String(data.version), `${data.modules} × ${data.modules} modules`);
     let eccNote = `recovers about ${{ L: 7, M: 15, Q: 25, H: 30 }[data.ecc]}%`;
     if (body.ecc && body.ecc !== data.ecc) eccNote = `raised from ${body.ecc}${data.logo === 'banana' ? ' for the banana' : ' at no cost'}`;
-    setMeta('meta-ecc', data.ecc, eccNote);
+    setMeta('meta-ecc', data.ecc || '?', data.ecc ? eccNote : 'not read from the image');
     setMeta('meta-size', `${data.size} × ${data.size} px`, `${data.module_px} px a module, quiet zone ${data.margin}`);
     const payloadRow = $('meta-payload-row');
     if (data.payload !== null) {
@@ -334,7 +371,7 @@
     $('meta').hidden = false;
 
     const warnings = $('warnings');
-    warnings.replaceChildren(...(data.warnings || []).map((w) => {
+    warnings.replaceChildren(...data.warnings.map((w) => {
       const li = document.createElement('li');
       const b = document.createElement('strong');
       b.textContent = 'Heads up: ';
@@ -343,18 +380,23 @@
     }));
     warnings.hidden = warnings.children.length === 0;
 
-    const share = data.image_url !== null && !sample;
+    const share = data.payload !== null && !sample;
     $('share').hidden = !share;
     if (share) {
-      $('share-image-url').value = data.image_url;
-      $('share-markdown').value = data.markdown;
+      const imageURL = `${location.origin}/api/qr-code.png?${publicQuery(body)}`;
+      $('share-image-url').value = imageURL;
+      $('share-markdown').value = `![QR code](${imageURL})`;
+      $('share-settings').value = settingsLink(body);
     } else {
-      $('share-image-url').value = '';
-      $('share-markdown').value = '';
+      for (const id of ['share-image-url', 'share-markdown', 'share-settings']) $(id).value = '';
     }
     preview.dataset.payloadType = type;
+    state.shown = sample ? null : data;
+    showPrintHelp();
     if (sample) setState('sample', `Sample: the code of ${data.payload}. Type a link to make your own.`);
-    else setState('ready', `Ready: ${info.article} code, version ${data.version}, error correction ${data.ecc}.`);
+    // The type alone: the version and the level change as the user types, and are in the list
+    // above for whoever looks; a status that says the same announces nothing.
+    else setState('ready', `Ready: ${info.article} code.`);
   }
 
   // clip shortens a long payload for display: its start, and how long it is.
@@ -372,6 +414,206 @@
     small.className = 'sub';
     small.textContent = sub;
     dd.replaceChildren(value, small);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Reading an SVG answer
+
+  // readAnswer returns what the page shows of a code from the service's SVG answer: the
+  // payload type, the payload (public types only), the size and the warnings' codes from the
+  // X-QR-* headers; the number of modules from the SVG's viewBox (the symbol is drawn from 0 to
+  // modules, the quiet zone and any padding around it); the error correction level from the
+  // symbol's format information (eccOf).
+  function readAnswer(svg, headers, body) {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = doc.documentElement;
+    const [x, , width] = (root.getAttribute('viewBox') || '').trim().split(/\s+/).map(Number);
+    const modules = Math.round(width + 2 * x);
+    const raw = headers.get('X-QR-Payload');
+    let payload = null;
+    if (raw !== null) payload = headers.get('X-QR-Payload-Encoding') === 'percent' ? decodeURIComponent(raw) : raw;
+    const size = Number(headers.get('X-QR-Size')) || body.size;
+    const margin = body.margin;
+    const codes = (headers.get('X-QR-Warning') || '').split(',').map((c) => c.trim()).filter(Boolean);
+    const path = root.querySelector('path');
+    return {
+      payload_type: headers.get('X-QR-Payload-Type') || body.type,
+      payload,
+      svg,
+      size,
+      margin,
+      modules,
+      version: (modules - 17) / 4,
+      ecc: path ? eccOf(path.getAttribute('d'), modules) : null,
+      module_px: Math.floor(size / (modules + 2 * margin)),
+      logo: headers.get('X-QR-Logo') || body.logo,
+      warnings: codes.map((code) => ({ code, message: warningText(code, body) })),
+    };
+  }
+
+  // warningText words a warning the service names by its code (X-QR-Warning).
+  function warningText(code, body) {
+    switch (code) {
+      case 'SMALL_QUIET_ZONE':
+        return `A quiet zone of ${body.margin} module${body.margin === 1 ? '' : 's'} is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.`;
+      case 'LEGACY_ANDROID':
+        return 'The network name or the password ends in a backslash or is wrapped in quotes, which Android before version 15 misreads.';
+      default:
+        return `The service warns: ${code}.`;
+    }
+  }
+
+  let hitCanvas = null;
+
+  // eccOf reads the error correction level of a symbol from its dark modules (the path d of
+  // the SVG, in module units): the 15 bits of format information next to the top-left finder
+  // (ISO/IEC 18004:2015 7.9), checked by their BCH code, else their copy by the other two
+  // finders. It returns null when neither copy checks.
+  function eccOf(d, n) {
+    if (!hitCanvas) {
+      hitCanvas = document.createElement('canvas').getContext('2d');
+      hitCanvas.canvas.width = hitCanvas.canvas.height = 200;
+    }
+    const shape = new Path2D(d);
+    const dark = (col, row) => hitCanvas.isPointInPath(shape, col + 0.5, row + 0.5);
+    const read = (at) => {
+      let bits = 0;
+      for (let i = 14; i >= 0; i--) bits = (bits << 1) | (dark(...at(i)) ? 1 : 0);
+      return bits;
+    };
+    const first = (i) => (i < 6 ? [8, i] : i === 6 ? [8, 7] : i === 7 ? [8, 8] : i === 8 ? [7, 8] : [14 - i, 8]);
+    const second = (i) => (i < 8 ? [n - 1 - i, 8] : [8, n - 15 + i]);
+    for (const at of [first, second]) {
+      const bits = read(at);
+      const data = (bits ^ 0x5412) >>> 10;
+      let rem = data;
+      for (let i = 0; i < 10; i++) rem = (rem << 1) ^ ((rem >>> 9) * 0x537);
+      if ((((data << 10) | rem) ^ 0x5412) === bits) return ['M', 'L', 'H', 'Q'][data >>> 3];
+    }
+    return null;
+  }
+
+  // publicQuery returns the query of GET /api/qr-code.png that makes the code of a public body
+  // (url or text): its content and the style fields that differ from the defaults the server
+  // filled into the page.
+  function publicQuery(body) {
+    const q = new URLSearchParams();
+    q.set(body.type, body[body.type]);
+    for (const [name, value] of Object.entries(styleOf(body))) q.set(name, value);
+    return q.toString();
+  }
+
+  // styleOf returns the body's style fields that differ from the page's defaults, colours
+  // without their #.
+  function styleOf(body) {
+    const defaults = defaultStyle();
+    const out = {};
+    for (const name of ['size', 'margin', 'color', 'background', 'corners', 'logo', 'ecc']) {
+      if (body[name] === undefined) continue;
+      const value = String(body[name]).replace(/^#/, '').toUpperCase();
+      if (value !== String(defaults[name]).replace(/^#/, '').toUpperCase()) out[name] = name === 'color' || name === 'background' ? value : String(body[name]);
+    }
+    return out;
+  }
+
+  function defaultStyle() {
+    const checked = (name) => [...form.querySelectorAll(`input[name="${name}"]`)].find((el) => el.defaultChecked)?.value;
+    return {
+      size: $('style-size').defaultValue,
+      margin: $('style-margin').defaultValue,
+      color: $('style-color').defaultValue,
+      background: $('style-background').defaultValue,
+      corners: checked('corners') || 'square',
+      logo: $('style-logo').defaultChecked ? 'banana' : 'none',
+      ecc: checked('ecc') || 'M',
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The settings link: a public code's settings in the URL's fragment (#type=url&url=…&size=…),
+  // which the browser never sends to any server; never a private type's fields.
+
+  const PUBLIC_TYPES = ['url', 'text'];
+
+  function settingsLink(body) {
+    return `${location.origin}${location.pathname}#${fragmentOf(body)}`;
+  }
+
+  function fragmentOf(body) {
+    const q = new URLSearchParams({ type: body.type });
+    q.set(body.type, body[body.type]);
+    for (const [name, value] of Object.entries(styleOf(body))) q.set(name, value);
+    return q.toString();
+  }
+
+  // writeFragment keeps the address's fragment to the settings of the public code on show, and
+  // empty for anything else (a private type, an error, nothing typed), without a history entry.
+  function writeFragment() {
+    if (!state.started) return;
+    const { type, body } = collect();
+    const want = preview.dataset.state === 'ready' && PUBLIC_TYPES.includes(type) && !PRIVATE_TYPES.includes(type)
+      ? '#' + fragmentOf(body)
+      : '';
+    if (location.hash === want) return;
+    // Another fragment (#use, a link within the page) is the reader's, not settings: left alone.
+    if (want === '' && !new URLSearchParams(location.hash.slice(1)).has('type')) return;
+    history.replaceState(null, '', location.pathname + location.search + want);
+  }
+
+  // readFragment fills the form from a settings link: a public type, its content and the style
+  // fields; anything else in the fragment is ignored. It returns whether it filled anything.
+  function readFragment() {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const type = q.get('type');
+    if (!PUBLIC_TYPES.includes(type) || PRIVATE_TYPES.includes(type) || !q.has(type)) return false;
+    $('type-' + type).checked = true;
+    $(type === 'url' ? 'url-url' : 'text-text').value = q.get(type);
+    const set = (id, value) => { if (value !== null) $(id).value = value; };
+    set('style-size', q.get('size'));
+    set('style-size-range', q.get('size'));
+    set('style-margin', q.get('margin'));
+    for (const name of ['color', 'background']) {
+      const v = q.get(name);
+      if (v !== null && HEX.test(v)) $('style-' + name).value = '#' + v.replace(/^#/, '').toUpperCase();
+    }
+    for (const name of ['corners', 'ecc']) {
+      const el = q.get(name) && form.querySelector(`input[name="${name}"][value="${CSS.escape(q.get(name))}"]`);
+      if (el) el.checked = true;
+    }
+    if (q.get('logo')) $('style-logo').checked = q.get('logo') === 'banana';
+    state.typed = true;
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Printing
+
+  // The rule of thumb for print (commonly cited printing guidance, not a standard): phone
+  // cameras resolve modules down to about 0.4–0.5 mm (0.5 mm is used, to be safe), and a code
+  // scans from up to about 10 times its width.
+  const MIN_MODULE_MM = 0.5;
+  const DISTANCE_PER_WIDTH = 10;
+
+  // showPrintHelp tells how large the code on show prints at 300 dpi, and the smallest print
+  // and the farthest scan its modules allow, as a rule of thumb.
+  function showPrintHelp() {
+    const el = $('print-help');
+    const data = state.shown;
+    const size = Number($('style-size').value);
+    if (!data || !Number.isInteger(size) || size !== data.size) {
+      el.hidden = true;
+      return;
+    }
+    const mm = (size / PRINT_DPI) * 25.4;
+    const across = data.modules + 2 * data.margin;
+    const minMM = across * MIN_MODULE_MM;
+    const cm = (v) => `${(v / 10).toFixed(1)} cm`;
+    const inch = (v) => `${(v / 25.4).toFixed(2)} in`;
+    const distance = (v) => (v >= 1000 ? `${(v / 1000).toFixed(1)} m` : cm(v));
+    $('print-size').textContent = `${cm(mm)} × ${cm(mm)} (${inch(mm)}) at ${PRINT_DPI} dpi, a module ${((data.module_px / PRINT_DPI) * 25.4).toFixed(2)} mm.`;
+    $('print-min').textContent = `At least ${cm(minMM)} (${inch(minMM)}) wide: ${across} modules with the quiet zone, at about ${MIN_MODULE_MM} mm each, which phone cameras resolve.`;
+    $('print-distance').textContent = `Up to about ${distance(DISTANCE_PER_WIDTH * mm)} at this size (about ${DISTANCE_PER_WIDTH} × its width); ${distance(DISTANCE_PER_WIDTH * minMM)} at the smallest.`;
+    el.hidden = false;
   }
 
   // The private note shows for the private types whatever the preview's state: the promise
@@ -616,6 +858,40 @@
     }, 1800);
   }
 
+  // copyImage puts the code's PNG on the clipboard (the Async Clipboard API, in a secure
+  // context such as HTTPS or localhost): the PNG is asked for in the same click, as a promise
+  // the clipboard waits for, so that the browser still counts it as the user's gesture.
+  async function copyImage(button) {
+    const label = button.querySelector('.copy-text');
+    const done = (ok, message) => {
+      label.textContent = ok ? 'Copied' : 'Not copied';
+      button.classList.toggle('copied', ok);
+      $('copy-image-note').textContent = ok ? '' : message;
+      $('copy-image-note').hidden = ok;
+      announce(ok ? 'The image is on the clipboard.' : message);
+      clearTimeout(button.resetTimer);
+      button.resetTimer = setTimeout(() => {
+        label.textContent = 'Copy image';
+        button.classList.remove('copied');
+      }, 1800);
+    };
+    const { body, missing, invalid } = collect();
+    if (cooling() || missing.length || invalid.length || preview.dataset.state !== 'ready') return;
+    if (!window.isSecureContext || !navigator.clipboard || typeof navigator.clipboard.write !== 'function' || typeof ClipboardItem === 'undefined') {
+      done(false, 'This browser cannot copy images here (it needs HTTPS or localhost): download the PNG instead.');
+      return;
+    }
+    const png = post({ ...body, format: 'png' }).then((res) => (res.ok ? res.blob() : Promise.reject(new Error(`the service answered ${res.status}`))));
+    try {
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+      done(true);
+    } catch (e) {
+      done(false, e && e.name === 'NotAllowedError'
+        ? 'The browser did not allow copying the image: download the PNG instead.'
+        : 'The image could not be copied: download the PNG instead.');
+    }
+  }
+
   function announce(text) {
     announcer.textContent = '';
     setTimeout(() => { announcer.textContent = text; }, 50);
@@ -818,10 +1094,12 @@
       case 'style-size-range':
         $('style-size').value = t.value;
         showPrintSize();
+        showPrintHelp();
         break;
       case 'style-size':
         if (t.value !== '') $('style-size-range').value = t.value;
         showPrintSize();
+        showPrintHelp();
         break;
       case 'event-all-day': setAllDay(); break;
       case 'event-start': $('event-end').min = t.value; break;
@@ -867,11 +1145,28 @@
     update();
   });
   for (const button of document.querySelectorAll('button.copy')) button.addEventListener('click', () => copy(button));
+  $('copy-image').addEventListener('click', (e) => copyImage(e.currentTarget));
+  // A settings link opened in this tab (only its fragment changes) fills the form again.
+  window.addEventListener('hashchange', () => {
+    if (location.hash === '#' + fragmentOf(collect().body)) return; // written by this page
+    if (readFragment()) {
+      showPanel(currentType());
+      syncColor('color', 'text');
+      syncColor('background', 'text');
+      showPrintSize();
+      setMarginOutput();
+      countText();
+      schedule(0);
+    }
+  });
 
   // The examples name this service's own address.
   for (const el of document.querySelectorAll('.origin')) el.textContent = location.origin;
 
-  // Start from what the form holds (a reload keeps typed values in some browsers).
+  // Start from a settings link, else from what the form holds (a reload keeps typed values in
+  // some browsers).
+  readFragment();
+  state.started = true;
   showPanel(currentType());
   setSecurity();
   setAllDay();
