@@ -456,7 +456,7 @@
     switch (code) {
       case 'SMALL_QUIET_ZONE':
         return `A quiet zone of ${body.margin} module${body.margin === 1 ? '' : 's'} is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.`;
-      case 'LEGACY_ANDROID':
+      case 'LEGACY_ANDROID_WIFI':
         return 'The network name or the password ends in a backslash or is wrapped in quotes, which Android before version 15 misreads.';
       default:
         return `The service warns: ${code}.`;

@@ -135,3 +135,68 @@ func TestPageHasEveryType(t *testing.T) {
 		}
 	}
 }
+
+// TestPageFormsWithoutScript: without JavaScript the page offers plain forms for a link and a
+// text (issue 21, item 6), each a GET of /api/qr-code.svg that the service answers with the
+// code's SVG, and hides the generator, which does nothing without its script.
+func TestPageFormsWithoutScript(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	page := string(ts.get(t, "/").body)
+	forms := regexp.MustCompile(`(?s)<form class="noscript-form" method="get" action="([^"]+)">.*?</form>`).FindAllStringSubmatch(page, -1)
+	if len(forms) != 2 {
+		t.Fatalf("%d forms for use without JavaScript, want 2 (link, text)", len(forms))
+	}
+	for i, want := range []struct{ name, value string }{{"url", "example.com"}, {"text", "hello"}} {
+		if !strings.Contains(forms[i][0], ` name="`+want.name+`"`) {
+			t.Errorf("form %d has no field named %s", i, want.name)
+		}
+		target := forms[i][1] + "?" + want.name + "=" + want.value
+		r := ts.get(t, target)
+		if r.status != http.StatusOK || r.header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(r.body), "<svg") {
+			t.Errorf("GET %s (the form's submission): %d %q", target, r.status, r.header.Get("Content-Type"))
+		}
+	}
+	if !strings.Contains(page, `<noscript>`) || !strings.Contains(page, `<form id="qr-form" class="maker needs-script"`) {
+		t.Error("the forms are not in <noscript>, or the generator is not marked needs-script")
+	}
+	css, err := web.Files.ReadFile("style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`@media \(scripting: none\) \{\s*\.needs-script\.needs-script \{ display: none; \}`).Match(css) {
+		t.Error("style.css does not hide .needs-script when scripting is none")
+	}
+}
+
+// TestPageWordsEveryWarning: the page asks for the SVG alone and words the warnings that its
+// X-QR-Warning header names by their codes, so it must know each code a code's answer can
+// carry.
+func TestPageWordsEveryWarning(t *testing.T) {
+	script, err := web.Files.ReadFile("app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []string{api.CodeSmallQuietZone, string(payload.CodeLegacyAndroid)} {
+		if !strings.Contains(string(script), "case '"+code+"':") {
+			t.Errorf("app.js does not word the warning %s", code)
+		}
+	}
+}
+
+// TestPageSettingsLinkTypes: the settings link (in the URL's fragment) is only for the page's
+// public types, and none of them is private.
+func TestPageSettingsLinkTypes(t *testing.T) {
+	script, err := web.Files.ReadFile("app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const PUBLIC_TYPES = \[([^\]]*)\];`).FindSubmatch(script)
+	if m == nil {
+		t.Fatal("app.js has no PUBLIC_TYPES")
+	}
+	for _, name := range regexp.MustCompile(`'([a-z]+)'`).FindAllSubmatch(m[1], -1) {
+		if slices.Contains(payload.PrivateTypes(), payload.Type(name[1])) {
+			t.Errorf("the settings link would carry the private type %s", name[1])
+		}
+	}
+}
