@@ -848,7 +848,8 @@ try {
           await run(t.type);
           if (t.type === 'url' && shots) {
             await p.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-            await p.screenshot({ path: path.join(shots, `page-${width}-${scheme}.png`) });
+            // At 360 px the code is below the form: the shot reaches down to it.
+            await p.screenshot({ path: path.join(shots, `page-${width}-${scheme}.png`), ...(width === 360 ? { fullPage: true, clip: { x: 0, y: 0, width, height: 1500 } } : {}) });
           }
         }
         await chooseType(p, 'url');
