@@ -816,6 +816,8 @@ try {
   // the page's CSP (script-src 'self') stays as it is.
   async function axe(p, label) {
     if (!(await p.evaluate(() => typeof window.axe === 'object'))) await p.evaluate(axeSource);
+    // Colours as they end, not halfway through a transition (a radio just chosen).
+    await p.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {}))));
     const result = await p.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }));
     return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.length}× ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   }
@@ -1010,6 +1012,7 @@ try {
       { type: 'url', value: 'example.com/a-longer-path?with=query', ecc: 'H', corners: 'rounded' },
       { type: 'url', value: 'example.com', ecc: 'Q', logo: true, margin: '2' },
       { type: 'text', value: 'Bananas '.repeat(40), ecc: 'M', corners: 'rounded', logo: true },
+      { type: 'text', value: 'Bananas are berries 🍌\nStrawberries are not.', ecc: 'L' }, // X-QR-Payload percent-encoded
     ];
     const seen = [];
     for (const c of cases) {
@@ -1030,6 +1033,8 @@ try {
         `${json.ecc}${json.ecc === c.ecc ? `recovers about ${{ L: 7, M: 15, Q: 25, H: 30 }[json.ecc]}%` : `raised from ${c.ecc}${c.logo ? ' for the banana' : ' at no cost'}`}`,
         `1024 × 1024 px${json.module_px} px a module, quiet zone ${json.margin}`,
       ], JSON.stringify(c));
+      const chars = [...json.payload]; // 'Bananas ' ends in a space, which an HTTP field value cannot (RFC 9110 5.5)
+      assert.equal(await p.textContent('#meta-payload'), chars.length <= 280 ? json.payload : `${chars.slice(0, 280).join('')}… (${chars.length.toLocaleString('en')} characters)`, 'the payload, from X-QR-Payload');
       seen.push(`v${json.version} ${json.ecc}`);
     }
     await p.close();

@@ -432,6 +432,9 @@
     const raw = headers.get('X-QR-Payload');
     let payload = null;
     if (raw !== null) payload = headers.get('X-QR-Payload-Encoding') === 'percent' ? decodeURIComponent(raw) : raw;
+    // A field value loses the spaces at its ends on the way (RFC 9110 5.5): a text code is the
+    // text as sent, so when the header is the text without them, the text is the payload.
+    if (body.type === 'text' && payload !== null && payload !== body.text && payload === body.text.trim()) payload = body.text;
     const size = Number(headers.get('X-QR-Size')) || body.size;
     const margin = body.margin;
     const codes = (headers.get('X-QR-Warning') || '').split(',').map((c) => c.trim()).filter(Boolean);
@@ -463,19 +466,19 @@
     }
   }
 
-  let hitCanvas = null;
+  let hitContext = null; // a 2D context, for isPointInPath
 
   // eccOf reads the error correction level of a symbol from its dark modules (the path d of
   // the SVG, in module units): the 15 bits of format information next to the top-left finder
   // (ISO/IEC 18004:2015 7.9), checked by their BCH code, else their copy by the other two
   // finders. It returns null when neither copy checks.
   function eccOf(d, n) {
-    if (!hitCanvas) {
-      hitCanvas = document.createElement('canvas').getContext('2d');
-      hitCanvas.canvas.width = hitCanvas.canvas.height = 200;
+    if (!hitContext) {
+      hitContext = document.createElement('canvas').getContext('2d');
+      hitContext.canvas.width = hitContext.canvas.height = 200; // past the 177 modules of version 40
     }
     const shape = new Path2D(d);
-    const dark = (col, row) => hitCanvas.isPointInPath(shape, col + 0.5, row + 0.5);
+    const dark = (col, row) => hitContext.isPointInPath(shape, col + 0.5, row + 0.5);
     const read = (at) => {
       let bits = 0;
       for (let i = 14; i >= 0; i--) bits = (bits << 1) | (dark(...at(i)) ? 1 : 0);
@@ -1005,8 +1008,10 @@
     }
     if (state.contrastController) state.contrastController.abort();
     state.contrastController = null;
+    // #contrast is a live region: it is written only when it says something new.
+    const say = (text) => { if (el.textContent !== text) el.textContent = text; };
     if (!fg || !bg) {
-      el.textContent = 'Colours are six hexadecimal digits, such as #7B260F.';
+      say('Colours are six hexadecimal digits, such as #7B260F.');
       el.classList.remove('bad');
       return;
     }
@@ -1017,14 +1022,14 @@
       .then((c) => {
         if (state.contrastController !== controller) return;
         const suggestion = c.suggestion.color !== c.color ? `try the colour ${c.suggestion.color}` : `try the background ${c.suggestion.background}`;
-        el.textContent = c.readable
+        say(c.readable
           ? `Contrast ${c.wcag_ratio.toFixed(1)}:1 and luma ${Math.round(c.color_luma)} on ${Math.round(c.background_luma)}: scanners can read these colours.`
-          : `${c.message} For example, ${suggestion}.`;
+          : `${c.message} For example, ${suggestion}.`);
         el.classList.toggle('bad', !c.readable);
       })
       .catch((err) => {
         if (err.name === 'AbortError') return;
-        el.textContent = 'Scanners need the colour clearly darker than the background.';
+        say('Scanners need the colour clearly darker than the background.');
         el.classList.remove('bad');
       });
   }
