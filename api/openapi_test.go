@@ -444,3 +444,30 @@ func TestREADMECodes(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIWarningCodes: the document's table of warnings is WarningCodes, row for row.
+func TestOpenAPIWarningCodes(t *testing.T) {
+	var doc struct {
+		Info struct{ Description string } `json:"info"`
+	}
+	if err := json.Unmarshal(OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(doc.Info.Description, "## Warnings")
+	if !ok {
+		t.Fatal("the document has no Warnings section")
+	}
+	var rows []string
+	for _, line := range strings.Split(table, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, line)
+		}
+	}
+	var want []string
+	for _, w := range WarningCodes {
+		want = append(want, "| `"+w.Code+"` | "+w.Description+" |")
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("the Warnings table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}

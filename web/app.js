@@ -19,6 +19,7 @@
   // the script holds no copy of them.
   const MAX_TEXT = Number(document.getElementById('text-text-count').dataset.max);
   const PRIVATE_TYPES = document.getElementById('qr-form').dataset.private.split(' ');
+  const WARNINGS = JSON.parse(document.getElementById('qr-form').dataset.warnings);
 
   // The payload types: what the page calls them and what the empty preview asks for; the
   // private ones (PRIVATE_TYPES) are never echoed and never in a URL.
@@ -431,10 +432,9 @@
     const modules = Math.round(width + 2 * x);
     const raw = headers.get('X-QR-Payload');
     let payload = null;
+    // Percent-encoded when it is not printable ASCII or has white space at an end, which a field
+    // value would lose on the way (RFC 9110 5.5).
     if (raw !== null) payload = headers.get('X-QR-Payload-Encoding') === 'percent' ? decodeURIComponent(raw) : raw;
-    // A field value loses the spaces at its ends on the way (RFC 9110 5.5): a text code is the
-    // text as sent, so when the header is the text without them, the text is the payload.
-    if (body.type === 'text' && payload !== null && payload !== body.text && payload === body.text.trim()) payload = body.text;
     const size = Number(headers.get('X-QR-Size')) || body.size;
     const margin = body.margin;
     const codes = (headers.get('X-QR-Warning') || '').split(',').map((c) => c.trim()).filter(Boolean);
@@ -450,20 +450,14 @@
       ecc: path ? eccOf(path.getAttribute('d'), modules) : null,
       module_px: Math.floor(size / (modules + 2 * margin)),
       logo: headers.get('X-QR-Logo') || body.logo,
-      warnings: codes.map((code) => ({ code, message: warningText(code, body) })),
+      warnings: codes.map((code) => ({ code, message: warningText(code) })),
     };
   }
 
-  // warningText words a warning the service names by its code (X-QR-Warning).
-  function warningText(code, body) {
-    switch (code) {
-      case 'SMALL_QUIET_ZONE':
-        return `A quiet zone of ${body.margin} module${body.margin === 1 ? '' : 's'} is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.`;
-      case 'LEGACY_ANDROID_WIFI':
-        return 'The network name or the password ends in a backslash or is wrapped in quotes, which Android before version 15 misreads.';
-      default:
-        return `The service warns: ${code}.`;
-    }
+  // warningText words a warning the service names by its code (X-QR-Warning), as the service's
+  // own list says (data-warnings, from api.WarningCodes).
+  function warningText(code) {
+    return WARNINGS[code] || `The service warns: ${code}.`;
   }
 
   let hitContext = null; // a 2D context, for isPointInPath
@@ -536,7 +530,9 @@
   // The settings link: a public code's settings in the URL's fragment (#type=url&url=…&size=…),
   // which the browser never sends to any server; never a private type's fields.
 
-  const PUBLIC_TYPES = ['url', 'text'];
+  // The public types (data-public, from package payload): url and text, whose one field has the
+  // type's name.
+  const PUBLIC_TYPES = document.getElementById('qr-form').dataset.public.split(' ');
 
   function settingsLink(body) {
     return `${location.origin}${location.pathname}#${fragmentOf(body)}`;

@@ -205,10 +205,11 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 }
 
 // headerValue returns a public payload as X-QR-Payload carries it: as it is when every byte is
-// printable ASCII, else percent-encoded as UTF-8 with RFC 3986's unreserved characters kept
-// (encoded true).
+// printable ASCII and it neither starts nor ends with a space, else percent-encoded as UTF-8
+// with RFC 3986's unreserved characters kept (encoded true). A field value's leading and
+// trailing white space is not part of it (RFC 9110 5.5): clients drop it.
 func headerValue(text string) (string, bool) {
-	printable := true
+	printable := text == "" || text[0] != ' ' && text[len(text)-1] != ' '
 	for i := range len(text) {
 		if text[i] < 0x20 || text[i] > 0x7e {
 			printable = false

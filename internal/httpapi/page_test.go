@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"html"
 	"net/http"
 	"regexp"
 	"slices"
@@ -169,34 +171,50 @@ func TestPageFormsWithoutScript(t *testing.T) {
 }
 
 // TestPageWordsEveryWarning: the page asks for the SVG alone and words the warnings that its
-// X-QR-Warning header names by their codes, so it must know each code a code's answer can
-// carry.
+// X-QR-Warning header names by their codes, from the list api.WarningCodes that the served page
+// carries (data-warnings), not from a copy in its script.
 func TestPageWordsEveryWarning(t *testing.T) {
+	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	m := regexp.MustCompile(`data-warnings="([^"]*)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the served page has no data-warnings")
+	}
+	var words map[string]string
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &words); err != nil {
+		t.Fatal(err)
+	}
+	if len(words) != len(api.WarningCodes) {
+		t.Errorf("data-warnings words %d codes, api.WarningCodes has %d", len(words), len(api.WarningCodes))
+	}
+	for _, w := range api.WarningCodes {
+		if words[w.Code] != strings.ReplaceAll(w.Description, "`", "") {
+			t.Errorf("%s is worded %q, want %q", w.Code, words[w.Code], w.Description)
+		}
+	}
 	script, err := web.Files.ReadFile("app.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, code := range []string{api.CodeSmallQuietZone, string(payload.CodeLegacyAndroid)} {
-		if !strings.Contains(string(script), "case '"+code+"':") {
-			t.Errorf("app.js does not word the warning %s", code)
+	for _, w := range api.WarningCodes {
+		if strings.Contains(string(script), w.Code) {
+			t.Errorf("app.js holds the warning code %s: a copy of the service's list", w.Code)
 		}
 	}
 }
 
-// TestPageSettingsLinkTypes: the settings link (in the URL's fragment) is only for the page's
-// public types, and none of them is private.
+// TestPageSettingsLinkTypes: the settings link (in the URL's fragment) is only for the public
+// types, which the served page carries from package payload (data-public).
 func TestPageSettingsLinkTypes(t *testing.T) {
+	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	want := `data-public="` + typeNames(payload.PublicTypes()) + `"`
+	if !strings.Contains(page, want) || typeNames(payload.PublicTypes()) != "url text" {
+		t.Errorf("the served page lacks %s (url text)", want)
+	}
 	script, err := web.Files.ReadFile("app.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`const PUBLIC_TYPES = \[([^\]]*)\];`).FindSubmatch(script)
-	if m == nil {
-		t.Fatal("app.js has no PUBLIC_TYPES")
-	}
-	for _, name := range regexp.MustCompile(`'([a-z]+)'`).FindAllSubmatch(m[1], -1) {
-		if slices.Contains(payload.PrivateTypes(), payload.Type(name[1])) {
-			t.Errorf("the settings link would carry the private type %s", name[1])
-		}
+	if !strings.Contains(string(script), "const PUBLIC_TYPES = document.getElementById('qr-form').dataset.public.split(' ');") {
+		t.Error("app.js does not take the public types from data-public")
 	}
 }

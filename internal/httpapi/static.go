@@ -119,7 +119,8 @@ func page(name string) http.HandlerFunc {
 }
 
 // pageHTML fills the page's template with the request's rules from packages api and payload
-// (the style defaults and limits, the text limit, the private types, the fields' older names), so that neither the page
+// (the style defaults and limits, the text limit, the private and public types, the fields' older names, the
+// warnings' wording), so that neither the page
 // nor its script holds a copy of them.
 func pageHTML(tmpl []byte) []byte {
 	t := template.Must(template.New("index.html").Parse(string(tmpl)))
@@ -129,7 +130,8 @@ func pageHTML(tmpl []byte) []byte {
 		"Background": "#" + d["background"], "BackgroundPicker": "#" + strings.ToLower(d["background"]),
 		"Size": d["size"], "MinSize": api.MinSize, "MaxSize": api.MaxSize,
 		"Margin": d["margin"], "MaxMargin": api.MaxMargin, "Corners": d["corners"], "ECC": d["ecc"],
-		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": privateTypes(), "Aliases": aliases(),
+		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": typeNames(payload.PrivateTypes()),
+		"Public": typeNames(payload.PublicTypes()), "Aliases": aliases(), "Warnings": warnings(),
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
@@ -138,13 +140,27 @@ func pageHTML(tmpl []byte) []byte {
 	return b.Bytes()
 }
 
-// privateTypes returns the private payload types, separated by spaces.
-func privateTypes() string {
+// typeNames returns the names of types, separated by spaces.
+func typeNames(types []payload.Type) string {
 	var names []string
-	for _, t := range payload.PrivateTypes() {
+	for _, t := range types {
 		names = append(names, string(t))
 	}
 	return strings.Join(names, " ")
+}
+
+// warnings returns the warning codes with what each means (api.WarningCodes), as a JSON object:
+// the page words X-QR-Warning's codes with it.
+func warnings() string {
+	m := map[string]string{}
+	for _, w := range api.WarningCodes {
+		m[w.Code] = strings.ReplaceAll(w.Description, "`", "")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
+	return string(b)
 }
 
 // aliases returns the request's older field names, each with the field it stands for, as a
