@@ -700,7 +700,7 @@ try {
     assert.equal(await page.getAttribute('#style-color', 'aria-invalid'), null);
     await page.waitForFunction(() => /scanners can read these colours/.test(document.getElementById('contrast').textContent), null, { timeout: 10000 });
     await page.fill('#style-margin', '2');
-    await page.waitForFunction(() => /quiet zone of 2 modules/i.test(document.getElementById('warnings').textContent), null, { timeout: 10000 });
+    await page.waitForFunction(() => /margin is below the 4 modules the QR standard asks for/i.test(document.getElementById('warnings').textContent), null, { timeout: 10000 });
     assert.match(await page.textContent('#style-margin-help'), /Below the 4 modules/);
     await page.fill('#style-margin', '4');
     await page.waitForFunction(() => document.getElementById('warnings').hidden, null, { timeout: 10000 });
