@@ -20,13 +20,15 @@
 // BANANAQR_BIN=path runs an already built binary instead of building one (to run it against
 // another build, such as one without the CORS for /mcp, which must fail).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { servers, startServer, stopServers } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -61,43 +63,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-mcp-browser-'));
 // ---------------------------------------------------------------------------------------------
 // The two origins: bananaqr serve, and the page's own server
 
-let server; // { proc, log }
-
-// startServer starts `bananaqr serve` on a free loopback port and resolves to its base URL,
-// read from the first JSON log line ({"msg":"listening","addr":"127.0.0.1:NNNN"}).
-function startServer(bin) {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-format', 'json', '--rate-limit', '0'],
-    { stdio: ['ignore', 'ignore', 'pipe'] });
-  server = { proc, log: '' };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bananaqr serve did not log that it listens within 10 s: ${server.log}`)), 10000);
-    let found = false;
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (chunk) => {
-      if (server.log.length < 200000) server.log += chunk; // drained either way, so the server never blocks
-      if (found) return;
-      const nl = server.log.indexOf('\n');
-      if (nl < 0) return;
-      found = true;
-      clearTimeout(timer);
-      try {
-        const line = JSON.parse(server.log.slice(0, nl));
-        if (line.msg !== 'listening' || !/^127\.0\.0\.1:\d+$/.test(line.addr)) throw new Error('not a listening line');
-        resolve(`http://${line.addr}`);
-      } catch {
-        reject(new Error(`the server's first log line is not {"msg":"listening","addr":"127.0.0.1:…"}: ${server.log.slice(0, nl)}`));
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      if (!found) reject(new Error(`bananaqr serve exited ${code}: ${server.log}`));
-    });
-  });
-}
-
-process.on('exit', () => {
-  if (server && server.proc.exitCode === null) server.proc.kill('SIGTERM');
-});
+// bananaqr serve: startServer (e2e/serve.mjs).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1)); // the server stopped on the way out
 
 // The page: a module script that imports the SDK's bundle from its own origin and exposes
@@ -187,7 +153,7 @@ try {
     bin = path.join(tmp, 'bananaqr');
     execFileSync('go', ['build', '-o', bin, './cmd/bananaqr'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   }
-  const base = await startServer(bin);
+  const base = await startServer(bin, '--rate-limit', '0');
   const endpoint = `${base}/mcp`;
 
   // The SDK's browser build: its client and transport with their dependencies (zod, ajv,
@@ -277,13 +243,13 @@ try {
 } finally {
   if (browser) await browser.close();
   if (pageServer) pageServer.close();
-  if (server && server.proc.exitCode === null) server.proc.kill('SIGTERM');
+  stopServers();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
 const took = ((Date.now() - started) / 1000).toFixed(1);
 if (failures) {
-  if (server && server.log) console.log(`server log:\n${server.log.slice(0, 4000)}`);
+  if (servers[0] && servers[0].log) console.log(`server log:\n${servers[0].log.slice(0, 4000)}`);
   console.log(`FAIL: ${failures} check(s) failed (${took} s)`);
   process.exit(1);
 }

@@ -35,12 +35,14 @@
 // Without /usr/bin/chromium, node_modules/playwright-core or zbarimg it prints SKIPPED and exits
 // 0, unless CI is set: then it fails.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { servers, startServer, stopServers } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -78,44 +80,7 @@ fs.mkdirSync(artifacts, { recursive: true });
 // ---------------------------------------------------------------------------------------------
 // The server
 
-const servers = [];
-
-// startServer starts `bananaqr serve` on a free loopback port and resolves to its base URL,
-// read from the first JSON log line ({"msg":"listening","addr":"127.0.0.1:NNNN"}).
-function startServer(bin, ...flags) {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-format', 'json', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const server = { proc, log: '' };
-  servers.push(server);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bananaqr serve did not log that it listens within 10 s: ${server.log}`)), 10000);
-    let found = false;
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (chunk) => {
-      if (server.log.length < 200000) server.log += chunk; // drained either way, so the server never blocks
-      if (found) return;
-      const nl = server.log.indexOf('\n');
-      if (nl < 0) return;
-      found = true;
-      clearTimeout(timer);
-      try {
-        const line = JSON.parse(server.log.slice(0, nl));
-        if (line.msg !== 'listening' || !/^127\.0\.0\.1:\d+$/.test(line.addr)) throw new Error('not a listening line');
-        resolve(`http://${line.addr}`);
-      } catch (e) {
-        reject(new Error(`the server's first log line is not {"msg":"listening","addr":"127.0.0.1:…"}: ${server.log.slice(0, nl)}`));
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      if (!found) reject(new Error(`bananaqr serve exited ${code}: ${server.log}`));
-    });
-  });
-}
-
-function stopServers() {
-  for (const s of servers) if (s.proc.exitCode === null) s.proc.kill('SIGTERM');
-}
-process.on('exit', stopServers);
+// startServer and stopServers: e2e/serve.mjs.
 
 // ---------------------------------------------------------------------------------------------
 // Checks
