@@ -147,12 +147,16 @@ func newPrintLogo(pad padding) (string, int) {
 // three decimals as the SVG's.
 type printLogo struct{ b []byte }
 
+// Layer sets the fill colour (banana.Drawer).
 func (d *printLogo) Layer(fill color.RGBA) { d.b = append(appendRGB(d.b, fill), " rg\n"...) }
 
+// MoveTo starts a subpath at (x, y) (banana.Drawer).
 func (d *printLogo) MoveTo(x, y float64) {
 	d.b = append(appendMilli(append(appendMilli(d.b, x), ' '), y), " m\n"...)
 }
 
+// CurveTo appends a cubic Bézier to (x, y) with control points (x1, y1) and (x2, y2)
+// (banana.Drawer).
 func (d *printLogo) CurveTo(x1, y1, x2, y2, x, y float64) {
 	for i, v := range [6]float64{x1, y1, x2, y2, x, y} {
 		if i > 0 {
@@ -163,8 +167,10 @@ func (d *printLogo) CurveTo(x1, y1, x2, y2, x, y float64) {
 	d.b = append(d.b, " c\n"...)
 }
 
+// ClosePath closes the subpath (banana.Drawer).
 func (d *printLogo) ClosePath() { d.b = append(d.b, "h\n"...) }
 
+// Fill fills the layer's subpaths (banana.Drawer).
 func (d *printLogo) Fill() { d.b = append(d.b, "f\n"...) }
 
 // appendMilli appends v with three decimals, as the SVG's logo has them, less trailing zeros.

@@ -44,6 +44,7 @@ type ItemError struct {
 // Errors are the errors of a batch's failing items, in item order.
 type Errors []ItemError
 
+// Error lists the failing items, one a line.
 func (e Errors) Error() string {
 	if len(e) == 0 {
 		return "batch: no errors"
@@ -287,7 +288,9 @@ type madeError struct {
 	Err   error
 }
 
+// Error says which item failed and why.
 func (e *madeError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
+// Unwrap returns why the item failed.
 func (e *madeError) Unwrap() error { return e.Err }
 
 // IndexOf returns the index of the entry whose code failed with err, from Make, and whether

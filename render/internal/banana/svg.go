@@ -26,6 +26,7 @@ type svgPaths struct {
 	started bool // a contour of the current layer is written
 }
 
+// Layer opens a path element of the colour fill (Drawer).
 func (p *svgPaths) Layer(fill color.RGBA) {
 	p.b.WriteString(`<path fill="`)
 	p.b.WriteString(hexColor(fill))
@@ -33,6 +34,7 @@ func (p *svgPaths) Layer(fill color.RGBA) {
 	p.started = false
 }
 
+// MoveTo starts a contour at (x, y) (Drawer).
 func (p *svgPaths) MoveTo(x, y float64) {
 	if p.started {
 		p.b.WriteByte(' ')
@@ -42,6 +44,7 @@ func (p *svgPaths) MoveTo(x, y float64) {
 	p.point(x, y)
 }
 
+// CurveTo adds a cubic Bézier to (x, y) with control points (x1, y1) and (x2, y2) (Drawer).
 func (p *svgPaths) CurveTo(x1, y1, x2, y2, x, y float64) {
 	p.b.WriteString(" C ")
 	p.point(x1, y1)
@@ -51,8 +54,10 @@ func (p *svgPaths) CurveTo(x1, y1, x2, y2, x, y float64) {
 	p.point(x, y)
 }
 
+// ClosePath closes the contour (Drawer).
 func (p *svgPaths) ClosePath() { p.b.WriteString(" Z") }
 
+// Fill ends the layer's path element (Drawer).
 func (p *svgPaths) Fill() { p.b.WriteString(`"/>`) }
 
 func (p *svgPaths) point(x, y float64) {
