@@ -290,6 +290,7 @@ type madeError struct {
 
 // Error says which item failed and why.
 func (e *madeError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
+
 // Unwrap returns why the item failed.
 func (e *madeError) Unwrap() error { return e.Err }
 
