@@ -26,33 +26,13 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { servers, startServer, stopServers } from './serve.mjs';
+import { buildBinary, CHROMIUM, requirePrerequisites, root, servers, startServer, stopServers } from './setup.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
 const started = Date.now();
 const TARGET = 'https://example.com/bananas?ripe=yes';
 
-function unavailable(reason) {
-  if (process.env.CI) {
-    console.error(`FAIL: ${reason}; CI must provide it (.ci/run installs chromium and zbar-tools, and runs npm ci)`);
-    process.exit(1);
-  }
-  console.log(`SKIPPED: ${reason}`);
-  process.exit(0);
-}
-
-if (!fs.existsSync(CHROMIUM)) unavailable(`${CHROMIUM} is missing (apt-get install chromium)`);
-for (const pkg of ['playwright-core', 'esbuild', '@modelcontextprotocol/sdk']) {
-  if (!fs.existsSync(path.join(root, 'node_modules', pkg, 'package.json'))) unavailable(`node_modules/${pkg} is missing (npm ci)`);
-}
-try {
-  execFileSync('zbarimg', ['--version'], { stdio: 'ignore' });
-} catch {
-  unavailable('zbarimg is missing (apt-get install zbar-tools)');
-}
+requirePrerequisites(['playwright-core/package.json', 'esbuild/package.json', '@modelcontextprotocol/sdk/package.json']);
 
 const require = createRequire(path.join(root, 'package.json'));
 const { chromium } = require('playwright-core');
@@ -63,7 +43,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-mcp-browser-'));
 // ---------------------------------------------------------------------------------------------
 // The two origins: bananaqr serve, and the page's own server
 
-// bananaqr serve: startServer (e2e/serve.mjs).
+// bananaqr serve: startServer (e2e/setup.mjs).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1)); // the server stopped on the way out
 
 // The page: a module script that imports the SDK's bundle from its own origin and exposes
@@ -148,11 +128,7 @@ const headerList = (headers, name) => (headers.get(name) || '').split(',').map((
 let browser;
 let pageServer;
 try {
-  let bin = process.env.BANANAQR_BIN;
-  if (!bin) {
-    bin = path.join(tmp, 'bananaqr');
-    execFileSync('go', ['build', '-o', bin, './cmd/bananaqr'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  }
+  const bin = buildBinary(tmp);
   const base = await startServer(bin, '--rate-limit', '0');
   const endpoint = `${base}/mcp`;
 

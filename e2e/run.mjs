@@ -40,35 +40,12 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { servers, startServer, stopServers } from './serve.mjs';
+import { buildBinary, CHROMIUM, requirePrerequisites, root, servers, startServer, stopServers } from './setup.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
 const started = Date.now();
 
-function unavailable(reason) {
-  if (process.env.CI) {
-    console.error(`FAIL: ${reason}; CI must provide it (.ci/run installs chromium and zbar-tools, and runs npm ci)`);
-    process.exit(1);
-  }
-  console.log(`SKIPPED: ${reason}`);
-  process.exit(0);
-}
-
-if (!fs.existsSync(CHROMIUM)) unavailable(`${CHROMIUM} is missing (apt-get install chromium)`);
-if (!fs.existsSync(path.join(root, 'node_modules', 'playwright-core', 'package.json'))) {
-  unavailable('node_modules/playwright-core is missing (npm ci)');
-}
-if (!fs.existsSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'))) {
-  unavailable('node_modules/axe-core is missing (npm ci)');
-}
-try {
-  execFileSync('zbarimg', ['--version'], { stdio: 'ignore' });
-} catch {
-  unavailable('zbarimg is missing (apt-get install zbar-tools)');
-}
+requirePrerequisites(['playwright-core/package.json', 'axe-core/axe.min.js']);
 
 const require = createRequire(path.join(root, 'package.json'));
 const { chromium } = require('playwright-core');
@@ -80,7 +57,7 @@ fs.mkdirSync(artifacts, { recursive: true });
 // ---------------------------------------------------------------------------------------------
 // The server
 
-// startServer and stopServers: e2e/serve.mjs.
+// startServer and stopServers: e2e/setup.mjs.
 
 // ---------------------------------------------------------------------------------------------
 // Checks
@@ -227,8 +204,7 @@ const TYPES = [
 
 let browser;
 try {
-  const bin = path.join(tmp, 'bananaqr');
-  execFileSync('go', ['build', '-o', bin, './cmd/bananaqr'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const bin = buildBinary(tmp);
   const base = await startServer(bin, '--rate-limit', '0');
   console.log(`bananaqr serve listens on ${base}; screenshots in ${artifacts}`);
 
