@@ -80,13 +80,12 @@ func (g *Gate) Admit(ctx context.Context, caller string) (ratelimit.Decision, bo
 }
 
 // AdmitN counts n codes of caller against its budget at once, as Admit counts one: all of them
-// or, over the budget, none (a limiter that is no ratelimit.BatchLimiter is asked once a code,
-// and what it let through stays counted).
+// or, over the budget, none.
 func (g *Gate) AdmitN(ctx context.Context, caller string, n int) (ratelimit.Decision, bool) {
 	if g.limiter == nil {
 		return ratelimit.Decision{}, true
 	}
-	d, err := g.allow(ctx, caller, max(n, 1))
+	d, err := g.limiter.AllowN(ctx, caller, max(n, 1))
 	if err != nil {
 		if ctx.Err() == nil {
 			g.observer.LimiterFailed()
@@ -97,21 +96,6 @@ func (g *Gate) AdmitN(ctx context.Context, caller string, n int) (ratelimit.Deci
 		g.observer.RateLimited()
 	}
 	return d, d.Allowed
-}
-
-// allow asks the limiter for n codes of caller.
-func (g *Gate) allow(ctx context.Context, caller string, n int) (ratelimit.Decision, error) {
-	if b, ok := g.limiter.(ratelimit.BatchLimiter); ok {
-		return b.AllowN(ctx, caller, n)
-	}
-	var d ratelimit.Decision
-	var err error
-	for range n {
-		if d, err = g.limiter.Allow(ctx, caller); err != nil || !d.Allowed {
-			break
-		}
-	}
-	return d, err
 }
 
 // Code makes the code of req (generate.Code) once it has a place, timing it. Its errors are

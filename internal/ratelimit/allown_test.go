@@ -13,7 +13,7 @@ import (
 // the whole budget never passes.
 func TestAllowN(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	limiters := map[string]BatchLimiter{"memory": NewMemory(60, time.Minute, func() time.Time { return now })}
+	limiters := map[string]Limiter{"memory": NewMemory(60, time.Minute, func() time.Time { return now })}
 	if url := testRedisURLOrEmpty(t); url != "" {
 		r, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
 		if err != nil {

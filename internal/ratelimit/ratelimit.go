@@ -22,16 +22,11 @@ type Decision struct {
 	RetryAfter time.Duration
 }
 
-// A Limiter decides whether a caller may make one more code. Implementations are safe for
-// concurrent use.
+// A Limiter decides whether a caller may make one more code (Allow), or n more at once
+// (AllowN: all or none, so a caller whose budget has room for fewer than n has none of them
+// counted). Implementations are safe for concurrent use.
 type Limiter interface {
 	Allow(ctx context.Context, caller string) (Decision, error)
-}
-
-// A BatchLimiter also decides for n codes at once, all or none: a caller whose budget has room
-// for fewer than n has none of them counted. Memory and Redis are BatchLimiters.
-type BatchLimiter interface {
-	Limiter
 	AllowN(ctx context.Context, caller string, n int) (Decision, error)
 }
 
