@@ -27,7 +27,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-import { buildBinary, CHROMIUM, requirePrerequisites, root, servers, startServer, stopServers } from './setup.mjs';
+import { buildBinary, check, CHROMIUM, failed, finish, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
 
 const started = Date.now();
 const TARGET = 'https://example.com/bananas?ripe=yes';
@@ -110,17 +110,7 @@ function startPageServer(bundle) {
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-let failures = 0;
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    const detail = await fn();
-    console.log(`ok: ${name}${detail ? ` — ${detail}` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL: ${name}: ${e && e.stack ? e.stack : e}`);
-  }
-}
+// check, failed and finish: e2e/setup.mjs.
 
 // headerList returns a response header's comma-separated values, lower-cased.
 const headerList = (headers, name) => (headers.get(name) || '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
@@ -214,8 +204,7 @@ try {
     return `X-Request-Id ${raw.requestId}`;
   });
 } catch (e) {
-  failures++;
-  console.log(`FAIL: ${e && e.stack ? e.stack : e}`);
+  failed(e && e.stack ? e.stack : e);
 } finally {
   if (browser) await browser.close();
   if (pageServer) pageServer.close();
@@ -223,10 +212,4 @@ try {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const took = ((Date.now() - started) / 1000).toFixed(1);
-if (failures) {
-  if (servers[0] && servers[0].log) console.log(`server log:\n${servers[0].log.slice(0, 4000)}`);
-  console.log(`FAIL: ${failures} check(s) failed (${took} s)`);
-  process.exit(1);
-}
-console.log(`PASS: an MCP client in headless Chromium on another origin uses /mcp (${took} s)`);
+finish(started, 'an MCP client in headless Chromium on another origin uses /mcp');

@@ -41,7 +41,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-import { buildBinary, CHROMIUM, requirePrerequisites, root, servers, startServer, stopServers } from './setup.mjs';
+import { buildBinary, check, CHROMIUM, failed, finish, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
 
 const started = Date.now();
 
@@ -62,17 +62,7 @@ fs.mkdirSync(artifacts, { recursive: true });
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-let failures = 0;
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    const detail = await fn();
-    console.log(`ok: ${name}${detail ? ` — ${detail}` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL: ${name}: ${e && e.stack ? e.stack : e}`);
-  }
-}
+// check, failed and finish: e2e/setup.mjs.
 
 // zbar reads a PNG with zbarimg: the raw bytes of the one symbol, without the newline zbarimg
 // appends.
@@ -1117,9 +1107,7 @@ try {
     return `${requests.length} requests: ${hosts.join(', ')}`;
   });
 } catch (e) {
-  failures++;
-  console.log(`FAIL: ${e && e.stack ? e.stack : e}`);
-  for (const s of servers) if (s.log) console.log(`server log:\n${s.log.slice(0, 4000)}`);
+  failed(e && e.stack ? e.stack : e);
 } finally {
   if (browser) await browser.close();
   stopServers();
@@ -1127,9 +1115,4 @@ try {
 }
 
 console.log(`screenshots: ${artifacts}`);
-const took = ((Date.now() - started) / 1000).toFixed(1);
-if (failures) {
-  console.log(`FAIL: ${failures} check(s) failed (${took} s)`);
-  process.exit(1);
-}
-console.log(`PASS: the web page end to end in headless Chromium (${took} s)`);
+finish(started, 'the web page end to end in headless Chromium');

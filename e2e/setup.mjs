@@ -88,3 +88,37 @@ export function stopServers() {
   for (const s of servers) if (s.proc.exitCode === null) s.proc.kill('SIGTERM');
 }
 process.on('exit', stopServers);
+
+// ---------------------------------------------------------------------------------------------
+// Checks: each runs on, whatever the others did; finish says how the run went.
+
+let failures = 0;
+
+// check runs fn, one named check, and prints ok with what fn returns, or FAIL with its error.
+export async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const detail = await fn();
+    console.log(`ok: ${name}${detail ? ` — ${detail}` : ''} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed(`${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+
+// failed counts a failure outside a check (the run itself) and prints it.
+export function failed(what) {
+  failures++;
+  console.log(`FAIL: ${what}`);
+}
+
+// finish ends the run begun at started: on a failure it prints the servers' logs and exits 1,
+// else it prints PASS with what passed.
+export function finish(started, passed) {
+  const took = ((Date.now() - started) / 1000).toFixed(1);
+  if (failures) {
+    for (const s of servers) if (s.log) console.log(`server log:\n${s.log.slice(0, 4000)}`);
+    console.log(`FAIL: ${failures} check(s) failed (${took} s)`);
+    process.exit(1);
+  }
+  console.log(`PASS: ${passed} (${took} s)`);
+}
