@@ -68,6 +68,8 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 		h.Set("X-QR-Logo", "none")
 		h.Set("X-QR-Size", "1024")
 		h.Set("X-QR-Format", format)
+		h.Set("X-QR-Version", "2")
+		h.Set("X-QR-ECC", "M")
 		h.Set("Cache-Control", "private, no-store")
 		h.Set("RateLimit-Limit", "60")
 		h.Set("RateLimit-Remaining", "59")

@@ -193,7 +193,7 @@
     setBusy(true);
     try {
       // The SVG alone, which is what the preview shows; what the page says about it comes from
-      // the answer's X-QR-* headers and the SVG itself (readAnswer), not from a JSON answer
+      // the answer's X-QR-* headers (readAnswer), not from a JSON answer
       // whose Base64 PNG the page would never use.
       const res = await post({ ...body, format: 'svg' }, controller.signal);
       if (seq !== state.seq) return;
@@ -420,16 +420,10 @@
   // ---------------------------------------------------------------------------------------
   // Reading an SVG answer
 
-  // readAnswer returns what the page shows of a code from the service's SVG answer: the
-  // payload type, the payload (public types only), the size and the warnings' codes from the
-  // X-QR-* headers; the number of modules from the SVG's viewBox (the symbol is drawn from 0 to
-  // modules, the quiet zone and any padding around it); the error correction level from the
-  // symbol's format information (eccOf).
+  // readAnswer returns what the page shows of a code from the service's SVG answer and its
+  // X-QR-* headers: the payload type, the payload (public types only), the size, the symbol's
+  // version and error correction level, and the warnings' codes.
   function readAnswer(svg, headers, body) {
-    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-    const root = doc.documentElement;
-    const [x, , width] = (root.getAttribute('viewBox') || '').trim().split(/\s+/).map(Number);
-    const modules = Math.round(width + 2 * x);
     const raw = headers.get('X-QR-Payload');
     let payload = null;
     // Percent-encoded when it is not printable ASCII or has white space at an end, which a field
@@ -437,8 +431,9 @@
     if (raw !== null) payload = headers.get('X-QR-Payload-Encoding') === 'percent' ? decodeURIComponent(raw) : raw;
     const size = Number(headers.get('X-QR-Size')) || body.size;
     const margin = body.margin;
+    const version = Number(headers.get('X-QR-Version'));
+    const modules = 4 * version + 17; // ISO/IEC 18004:2015 5.3.1
     const codes = (headers.get('X-QR-Warning') || '').split(',').map((c) => c.trim()).filter(Boolean);
-    const path = root.querySelector('path');
     return {
       payload_type: headers.get('X-QR-Payload-Type') || body.type,
       payload,
@@ -446,8 +441,8 @@
       size,
       margin,
       modules,
-      version: (modules - 17) / 4,
-      ecc: path ? eccOf(path.getAttribute('d'), modules) : null,
+      version,
+      ecc: headers.get('X-QR-ECC'),
       module_px: Math.floor(size / (modules + 2 * margin)),
       logo: headers.get('X-QR-Logo') || body.logo,
       warnings: codes.map((code) => ({ code, message: warningText(code) })),
@@ -458,36 +453,6 @@
   // own list says (data-warnings, from api.WarningCodes).
   function warningText(code) {
     return WARNINGS[code] || `The service warns: ${code}.`;
-  }
-
-  let hitContext = null; // a 2D context, for isPointInPath
-
-  // eccOf reads the error correction level of a symbol from its dark modules (the path d of
-  // the SVG, in module units): the 15 bits of format information next to the top-left finder
-  // (ISO/IEC 18004:2015 7.9), checked by their BCH code, else their copy by the other two
-  // finders. It returns null when neither copy checks.
-  function eccOf(d, n) {
-    if (!hitContext) {
-      hitContext = document.createElement('canvas').getContext('2d');
-      hitContext.canvas.width = hitContext.canvas.height = 200; // past the 177 modules of version 40
-    }
-    const shape = new Path2D(d);
-    const dark = (col, row) => hitContext.isPointInPath(shape, col + 0.5, row + 0.5);
-    const read = (at) => {
-      let bits = 0;
-      for (let i = 14; i >= 0; i--) bits = (bits << 1) | (dark(...at(i)) ? 1 : 0);
-      return bits;
-    };
-    const first = (i) => (i < 6 ? [8, i] : i === 6 ? [8, 7] : i === 7 ? [8, 8] : i === 8 ? [7, 8] : [14 - i, 8]);
-    const second = (i) => (i < 8 ? [n - 1 - i, 8] : [8, n - 15 + i]);
-    for (const at of [first, second]) {
-      const bits = read(at);
-      const data = (bits ^ 0x5412) >>> 10;
-      let rem = data;
-      for (let i = 0; i < 10; i++) rem = (rem << 1) ^ ((rem >>> 9) * 0x537);
-      if ((((data << 10) | rem) ^ 0x5412) === bits) return ['M', 'L', 'H', 'Q'][data >>> 3];
-    }
-    return null;
   }
 
   // publicQuery returns the query of GET /api/qr-code.png that makes the code of a public body

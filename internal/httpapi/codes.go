@@ -140,6 +140,8 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	setShared(h, headerLogo, api.LogoName(req.Logo))
 	setNumber(h, headerSize, req.Size, sizeValues)
 	setShared(h, headerFormat, string(req.Format))
+	setNumber(h, headerVersion, res.Symbol.Version(), versionValues)
+	setShared(h, headerECC, res.Symbol.Level().String())
 	if len(res.Warnings) > 0 {
 		codes := make([]string, len(res.Warnings))
 		for i, wn := range res.Warnings {

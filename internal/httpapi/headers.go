@@ -31,13 +31,15 @@ const (
 	headerLogo               = "X-Qr-Logo"
 	headerSize               = "X-Qr-Size"
 	headerFormat             = "X-Qr-Format"
+	headerVersion            = "X-Qr-Version"
+	headerECC                = "X-Qr-Ecc"
 	headerWarning            = "X-Qr-Warning"
 )
 
 // codeHeaders are the headers that describe a code, removed again when an error is written
 // instead.
 var codeHeaders = []string{headerContentDisposition, headerPayloadType, headerPayload, headerPayloadEncoding,
-	headerLogo, headerSize, headerFormat, headerWarning}
+	headerLogo, headerSize, headerFormat, headerVersion, headerECC, headerWarning}
 
 // mediaTypes are the Content-Types of the formats whose answer is the image itself. EPS has no
 // media type of its own: it is PostScript (RFC 2046 4.5.2), and its file name says .eps.
@@ -52,7 +54,7 @@ var mediaTypes = map[api.Format]string{
 // types, the payload types, logo names, formats and the constant headers. Responses
 // share the slices; net/http only reads them, and Header.Add would copy a full one.
 var sharedValues = func() map[string][]string {
-	values := []string{"private, no-store", "percent", "60", "1", "application/json"}
+	values := []string{"private, no-store", "percent", "60", "1", "application/json", "L", "M", "Q", "H"}
 	for _, f := range api.StyleValues("format") {
 		if t, ok := mediaTypes[api.Format(f)]; ok {
 			values = append(values, t)
@@ -89,6 +91,15 @@ var sizeValues = func() [][]string {
 	values := make([][]string, api.MaxSize+1)
 	for size := api.MinSize; size <= api.MaxSize; size++ {
 		values[size] = []string{strconv.Itoa(size)}
+	}
+	return values
+}()
+
+// versionValues are the X-QR-Version values of every version, by version.
+var versionValues = func() [][]string {
+	values := make([][]string, 41)
+	for v := 1; v <= 40; v++ {
+		values[v] = []string{strconv.Itoa(v)}
 	}
 	return values
 }()

@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +40,27 @@ func TestHeaderValue(t *testing.T) {
 	r := srv.get(t, "/api/qr-code.svg?text=%20padded%20")
 	if r.status != http.StatusOK || r.header.Get("X-QR-Payload") != "%20padded%20" || r.header.Get("X-QR-Payload-Encoding") != "percent" {
 		t.Errorf("%d, X-QR-Payload %q, encoding %q", r.status, r.header.Get("X-QR-Payload"), r.header.Get("X-QR-Payload-Encoding"))
+	}
+}
+
+// X-QR-Version and X-QR-ECC say what the JSON answer's version and ecc say, in every format.
+func TestVersionAndLevelHeaders(t *testing.T) {
+	srv := newTestServer(t, Config{})
+	for _, q := range []string{"url=example.com&ecc=L", "text=" + strings.Repeat("x", 300) + "&ecc=Q", "url=example.com&logo=banana"} {
+		var answer struct {
+			Version int    `json:"version"`
+			ECC     string `json:"ecc"`
+		}
+		r := srv.get(t, "/api/qr-code?format=json&"+q)
+		if err := json.Unmarshal(r.body, &answer); err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"json", "svg", "png", "pdf"} {
+			h := srv.get(t, "/api/qr-code?format="+format+"&"+q).header
+			if h.Get("X-QR-Version") != strconv.Itoa(answer.Version) || h.Get("X-QR-ECC") != answer.ECC {
+				t.Errorf("%s, %s: X-QR-Version %q, X-QR-ECC %q; the JSON answer says %d, %s", q, format,
+					h.Get("X-QR-Version"), h.Get("X-QR-ECC"), answer.Version, answer.ECC)
+			}
+		}
 	}
 }

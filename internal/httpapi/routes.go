@@ -84,7 +84,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 // exposedHeaders are the response headers a browser script may read from the API's routes: what
 // a code's response says about the code, and the rate limit's and the request's headers that
 // every route's responses may carry (admissionHeaders).
-const exposedHeaders = "X-QR-Payload-Type, X-QR-Payload, X-QR-Payload-Encoding, X-QR-Logo, X-QR-Size, X-QR-Format, " +
+const exposedHeaders = "X-QR-Payload-Type, X-QR-Payload, X-QR-Payload-Encoding, X-QR-Logo, X-QR-Size, X-QR-Format, X-QR-Version, X-QR-ECC, " +
 	"X-QR-Warning, Content-Disposition, " + admissionHeaders
 
 // admissionHeaders are the response headers of the rate limit (RateLimit-*, Retry-After) and the
