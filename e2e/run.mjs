@@ -26,7 +26,7 @@
 //      and 1280 px (with E2E_SCREENSHOTS=dir, the page at both widths and schemes goes there); an
 //      error after a code leaves nothing of it to copy, download or hear; typing 22 characters
 //      announces only changes of meaning; the page's transfer size on load, gzip-compressed; the
-//      print helper and Copy image; the details read from the SVG answer match the JSON's; the
+//      print helper and Copy image; the details read from the SVG answer's headers match the JSON's; the
 //      settings link (public types only); the no-JavaScript form for a link; the examples at
 //      360 px keep their lines;
 // and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
@@ -935,7 +935,7 @@ try {
     return `${fs.statSync(file).size} B PNG on the clipboard`;
   });
 
-  await check('the details read from the SVG answer (version, modules, error correction, pixels a module) are the JSON answer\'s, for square and rounded corners, a logo, levels L to H and a long text', async () => {
+  await check('the details read from the SVG answer\'s headers (version, modules, error correction, pixels a module) are the JSON answer\'s, for square and rounded corners, a logo, levels L to H and a long text', async () => {
     const p = await context.newPage();
     await p.goto(base + '/');
     const cases = [
