@@ -8,11 +8,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/payload"
 )
 
 // csvColumn is how a column's cells are read.
@@ -25,7 +28,8 @@ const (
 	columnFilename                  // the file's name
 )
 
-// ReadCSV reads a batch from CSV: UTF-8 with or without a byte-order mark; its first row names
+// ReadCSV reads a batch from CSV: UTF-8 with or without a byte-order mark (a file in another
+// encoding is refused whole, at its first byte that is not UTF-8); its first row names
 // the columns, each an API field name (those of a POST /api/qr-code body but download) or
 // filename; every other row is a code. An empty cell is an absent field. The payload's cells
 // are read as the JSON body's strings (api.DecodeJSON), hidden as true, false, 1 or 0, the
@@ -40,6 +44,9 @@ func ReadCSV(r io.Reader, defaults api.Request) ([]Item, Errors) {
 		return nil, Errors{{Index: -1, Line: 1, Err: api.NewError(api.CodeInvalidValue, "", "Check that the file can be read.", "the CSV file cannot be read: %v", err)}}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if e := checkUTF8(data); e != nil {
+		return nil, Errors{*e}
+	}
 	rd := csv.NewReader(bytes.NewReader(data))
 	rd.FieldsPerRecord = 0 // every row as many cells as the header
 	header, err := rd.Read()
@@ -173,4 +180,92 @@ func readRow(header []string, columns []csvColumn, record []string, defaults *ap
 func setStyle(r *api.Request, d *api.Request) {
 	r.Format, r.Size, r.Margin, r.ECC = d.Format, d.Size, d.Margin, d.ECC
 	r.Color, r.Background, r.Logo, r.Corners = d.Color, d.Background, d.Logo, d.Corners
+}
+
+// checkUTF8 returns the error of a file that is not UTF-8, or nil. Its cells would reach the
+// codes with U+FFFD for each such byte (encoding/json writes it so), Wi-Fi passwords included,
+// where the API and bananaqr encode refuse the same bytes (INVALID_TEXT): the file is refused,
+// at its first such byte, by line and character (from 1, as an editor counts them: the line is
+// UTF-8 up to there) and column, never quoting a cell, which may be a password. A file in
+// another 8-bit encoding (Windows-1252, ISO 8859-1: Caf\xe9) is rarely valid UTF-8 by chance.
+func checkUTF8(data []byte) *ItemError {
+	if utf8.Valid(data) {
+		return nil
+	}
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		return &ItemError{Index: -1, Line: 1, Err: api.NewError(payload.CodeInvalidText, "",
+			"Save the file as CSV UTF-8, or convert it: iconv -f UTF-16 -t UTF-8 in.csv > out.csv",
+			"the CSV file is UTF-16 (it starts with a UTF-16 byte-order mark); bananaqr reads UTF-8")}
+	}
+	at := invalidUTF8(data)
+	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
+	line := 1 + bytes.Count(data[:lineStart], []byte("\n"))
+	char := utf8.RuneCount(data[lineStart:at]) + 1
+	index, column, found := csvCell(data, at)
+	where := ""
+	switch {
+	case column != "":
+		where = fmt.Sprintf(" (in the column %q)", column)
+	case found && index == -1:
+		where = " (in the header row)"
+	}
+	lines := 0
+	for l := range bytes.Lines(data) {
+		if !utf8.Valid(l) {
+			lines++
+		}
+	}
+	return &ItemError{Index: index, Line: line, Err: api.NewError(payload.CodeInvalidText, column,
+		"Save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\" type, or UTF-8 as the character set), or convert it, "+
+			"as from Windows-1252, the usual encoding of Windows in Western Europe: iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv",
+		"the CSV file is not UTF-8: line %d, character %d%s is a byte UTF-8 does not allow; %d %s such bytes",
+		line, char, where, lines, plural(lines, "line has", "lines have"))}
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not UTF-8 (len(data) if none).
+func invalidUTF8(data []byte) int {
+	for at := 0; at < len(data); {
+		r, size := utf8.DecodeRune(data[at:])
+		if r == utf8.RuneError && size == 1 {
+			return at
+		}
+		at += size
+	}
+	return len(data)
+}
+
+// csvCell returns the row (-1 for the header) and the column's name ("" in the header, or past
+// its columns) of the cell holding data's first byte that is not UTF-8, at, and whether the
+// file parses that far. That cell is the first one not UTF-8: the rows and cells before it hold
+// bytes before at alone.
+func csvCell(data []byte, at int) (index int, column string, found bool) {
+	rd := csv.NewReader(bytes.NewReader(data))
+	rd.FieldsPerRecord = -1
+	var header []string
+	for index = -1; rd.InputOffset() <= int64(at); index++ {
+		record, err := rd.Read()
+		if err != nil {
+			return index, "", false
+		}
+		if index == -1 {
+			header = record
+		}
+		for i, cell := range record {
+			if !utf8.ValidString(cell) {
+				if index >= 0 && i < len(header) {
+					column = header[i]
+				}
+				return index, column, true
+			}
+		}
+	}
+	return index, "", false
+}
+
+// plural returns one when n is 1, else many, after n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

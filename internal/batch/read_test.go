@@ -128,3 +128,56 @@ func TestReadJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCSVNotUTF8: a file in another encoding (Windows-1252, UTF-16) is refused whole, at its
+// first byte that is not UTF-8: the line, the character (counted from 1 as an editor counts
+// them, not in bytes: é before it is one), the column's name, how many lines hold such bytes,
+// and how to convert the file; never a cell's value, which may be a password. Before, the
+// cells reached the codes with U+FFFD in place of each such byte.
+func TestReadCSVNotUTF8(t *testing.T) {
+	header := "type,ssid,password,text\r\n"
+	tests := []struct {
+		name, file   string
+		line, index  int
+		field, where string
+	}{
+		{"Windows-1252 in ssid", header + "wifi,Home,correct horse,\r\nwifi,Caf\xe9 M\xfcller,p\xe4ssw\xf6rd,\r\ntext,,,Gr\xfc\xdfe\r\n",
+			3, 1, "ssid", `line 3, character 9 (in the column "ssid")`},
+		{"a password", header + "wifi,Home,p\xe4ssw\xf6rd,\r\n", 2, 0, "password", `line 2, character 12 (in the column "password")`},
+		{"characters, not bytes", "\uFEFF" + header + "text,,,Café \xff\r\n", 2, 0, "text", `line 2, character 13 (in the column "text")`},
+		{"a quoted line break", header + "text,,,\"first line\nCafé \xe0 la carte\"\r\n", 3, 0, "text", `line 3, character 6 (in the column "text")`},
+		{"the header", "type,M\xfcller\r\ntext,a\r\n", 1, -1, "", `line 1, character 7 (in the header row)`},
+		{"past the header's columns", "text\r\nhello,caf\xe9\r\n", 2, 0, "", "line 2, character 10 is"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items, errs := ReadCSV(strings.NewReader(tt.file), api.NewRequest())
+			if len(errs) != 1 || items != nil {
+				t.Fatalf("%d items, errors %v; want the file refused", len(items), errs)
+			}
+			e := errs[0]
+			if e.Line != tt.line || e.Index != tt.index || e.Err.Field != tt.field || e.Err.Code != "INVALID_TEXT" {
+				t.Errorf("line %d item %d field %q %s, want line %d item %d field %q INVALID_TEXT", e.Line, e.Index, e.Err.Field, e.Err.Code,
+					tt.line, tt.index, tt.field)
+			}
+			if !strings.Contains(e.Err.Message, tt.where) || !strings.Contains(e.Err.Hint, "iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv") ||
+				!strings.Contains(e.Err.Hint, "CSV UTF-8") {
+				t.Errorf("message %q, hint %q; want %q and how to convert", e.Err.Message, e.Err.Hint, tt.where)
+			}
+			for _, secret := range []string{"Caf", "ller", "p\xe4", "Home", "Gr", "carte", "\ufffd"} {
+				if strings.Contains(e.Err.Message+e.Err.Hint, secret) {
+					t.Errorf("the error quotes a cell: %q", e.Err.Message)
+				}
+			}
+		})
+	}
+	if _, errs := ReadCSV(strings.NewReader(tests[0].file), api.NewRequest()); len(errs) != 1 ||
+		!strings.HasSuffix(errs[0].Err.Message, "; 2 lines have such bytes") {
+		t.Errorf("errors %v: want the count of lines", errs)
+	}
+	utf16 := "\xff\xfet\x00e\x00x\x00t\x00\r\x00\n\x00C\x00a\x00f\x00\xe9\x00\r\x00\n\x00"
+	if _, errs := ReadCSV(strings.NewReader(utf16), api.NewRequest()); len(errs) != 1 || errs[0].Line != 1 ||
+		!strings.Contains(errs[0].Err.Message, "UTF-16") || !strings.Contains(errs[0].Err.Hint, "iconv -f UTF-16 -t UTF-8") {
+		t.Errorf("UTF-16: %v", errs)
+	}
+}
