@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
@@ -80,7 +78,8 @@ func Workers() int { return runtime.GOMAXPROCS(0) }
 // is the one asked for, with the format's extension added unless it has it, or
 // qr-<n>-<type>.<format> with n the item's number from 1, zero-padded to the same width for
 // all, so that the names sort in item order; a payload never shows in a default name. Names
-// that differ only in case are refused, for file systems that do not tell them apart.
+// that differ only in case or in Unicode normalization are refused, for file systems that do
+// not tell them apart (name.go).
 func Plan(items []Item, workers int) ([]Entry, Errors) {
 	entries := make([]Entry, len(items))
 	errs := make([]*api.Error, len(items))
@@ -90,7 +89,7 @@ func Plan(items []Item, workers int) ([]Entry, Errors) {
 		}
 	})
 	width := len(strconv.Itoa(len(items)))
-	seen := map[string]int{} // lower-case name → item index
+	seen := map[string]int{} // nameKey → item index
 	var out Errors
 	for i := range items {
 		if errs[i] == nil && items[i].Filename == "" {
@@ -99,7 +98,7 @@ func Plan(items []Item, workers int) ([]Entry, Errors) {
 			entries[i].Name = "qr-" + strings.Repeat("0", width-len(n)) + n + entries[i].Name
 		}
 		if errs[i] == nil {
-			if prev, dup := seen[strings.ToLower(entries[i].Name)]; dup {
+			if prev, dup := seen[nameKey(entries[i].Name)]; dup {
 				errs[i] = api.NewError(api.CodeInvalidValue, "filename", "Give each item a file name of its own.",
 					"the file name %q is item %d's too", entries[i].Name, prev)
 			}
@@ -108,7 +107,7 @@ func Plan(items []Item, workers int) ([]Entry, Errors) {
 			out = append(out, ItemError{Index: i, Line: items[i].Line, Err: errs[i]})
 			continue
 		}
-		seen[strings.ToLower(entries[i].Name)] = i
+		seen[nameKey(entries[i].Name)] = i
 	}
 	if len(out) > 0 {
 		return nil, out
@@ -152,39 +151,6 @@ func extension(f api.Format) (string, bool) {
 		return "", false
 	}
 	return "." + string(f), true
-}
-
-// MaxFilename is the longest file name an item may ask for, in bytes with its extension.
-const MaxFilename = 200
-
-// fileName checks the file name given, which must name a file and not a path, and returns it
-// with the extension ext added unless it ends with it (in any case).
-func fileName(given, ext string) (string, error) {
-	bad := func(why string) error {
-		return api.NewError(api.CodeInvalidValue, "filename",
-			"Give a plain file name, such as menu or menu"+ext+": no / or \\, no .., no control characters.",
-			"filename %q %s", given, why)
-	}
-	switch {
-	case !utf8.ValidString(given):
-		return "", bad("is not UTF-8")
-	case strings.ContainsAny(given, `/\`):
-		return "", bad("holds a path separator")
-	case strings.Contains(given, ".."):
-		return "", bad("holds ..")
-	case given == ".":
-		return "", bad("is not a file name")
-	case strings.ContainsFunc(given, unicode.IsControl):
-		return "", bad("holds a control character")
-	}
-	name := given
-	if !strings.HasSuffix(strings.ToLower(name), ext) {
-		name += ext
-	}
-	if len(name) > MaxFilename {
-		return "", bad(fmt.Sprintf("is longer than %d bytes", MaxFilename))
-	}
-	return name, nil
 }
 
 // forEach calls f(i) for every i below n, with workers calls at once.

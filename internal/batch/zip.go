@@ -85,8 +85,9 @@ var compressors sync.Pool
 func (z *Zip) Add(e *Entry, c Compressed) error {
 	h := &zip.FileHeader{Name: e.Name, Method: c.Method, CRC32: c.CRC32,
 		CompressedSize64: uint64(len(c.Data)), UncompressedSize64: uint64(c.Size),
-		// CreateRaw writes the MS-DOS fields as they are (it reads no Modified).
-		ModifiedDate: zipDate, ModifiedTime: 0}
+		// CreateRaw writes the MS-DOS fields and the flags as they are (it reads no Modified,
+		// and marks no name UTF-8 as CreateHeader does).
+		ModifiedDate: zipDate, ModifiedTime: 0, Flags: nameFlags(e.Name)}
 	h.SetMode(0o644)
 	f, err := z.w.CreateRaw(h)
 	if err != nil {
