@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
@@ -65,6 +66,9 @@ type Server struct {
 	routes  map[string]map[string]http.HandlerFunc
 	// limitValue is the RateLimit-Limit value of the configured budget, made once.
 	limitValue []string
+	// hopWarnedAt is when an unusable X-Forwarded-For hop was last logged (Unix nanoseconds),
+	// and hopWarnSkipped how many were not logged since (proxy.go).
+	hopWarnedAt, hopWarnSkipped atomic.Int64
 }
 
 // New returns a Server of cfg.
