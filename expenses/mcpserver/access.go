@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"github.com/bananaqr/bananaqr/internal/mcphttp"
 )
 
 // rpcMethods are the JSON-RPC methods of MCP (client to server) the access log names; any
@@ -25,7 +26,7 @@ var rpcMethods = map[string]bool{
 
 // requestNote is what the access log learns about a request from the handlers that serve it.
 type requestNote struct {
-	rpc  string // the JSON-RPC method (see rpcMethods), "batch", or "" when none was read
+	rpc  string // the JSON-RPC method (see rpcMethods), "batch" (refused), or "" when none was read
 	tool string // the tool a tools/call names, when it is one of the tools
 	user string // the id of the user the token authenticated
 }
@@ -42,17 +43,24 @@ func noteOf(ctx context.Context) *requestNote {
 
 // setRPC notes the method and the tool of body's one message.
 func (n *requestNote) setRPC(body rpcBody, tools map[string]bool) {
+	c, ok := body.single()
 	switch {
-	case !body.read:
-	case body.batch:
-		n.rpc = "batch"
-	case rpcMethods[body.calls[0].Method]:
-		n.rpc = body.calls[0].Method
-		if t := body.calls[0].toolName(); tools[t] {
+	case !ok:
+	case rpcMethods[c.Method]:
+		n.rpc = c.Method
+		if t := c.toolName(); tools[t] {
 			n.tool = t
 		}
 	default:
 		n.rpc = "other"
+	}
+}
+
+// setRefusal notes a body mcphttp refused: "batch" for a JSON-RPC batch, nothing for an
+// oversized or unreadable body, whose method was never read.
+func (n *requestNote) setRefusal(refusal mcphttp.Refusal) {
+	if refusal == mcphttp.Batch {
+		n.rpc = "batch"
 	}
 }
 

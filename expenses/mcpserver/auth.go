@@ -13,19 +13,20 @@
 // depends on the token: a tools/call of a tool that does not exist is the MCP server's JSON-RPC
 // error (invalid params, "unknown tool"), since no token could make it succeed.
 //
-// The gate reads the JSON-RPC message from the body (up to MaxRequestBody) and gives the body
-// back to the SDK unchanged. A body it cannot read is passed on: the SDK answers it with its
+// The gate reads the body first (package internal/mcphttp, up to MaxRequestBody) and refuses,
+// before it authenticates anyone, a body over the bound (413) and a JSON-RPC batch (400, MCP
+// 2025-06-18 removed them): both answered with a JSON-RPC error whose data is the spec 7.4
+// object, code INVALID_INPUT. Then it decodes the one JSON-RPC message and gives the body back
+// to the SDK unchanged. A message it cannot decode is passed on: the SDK answers it with its
 // own error, and should it still reach a tool, the tool finds no caller and answers
 // UNAUTHORIZED (spec 7.4), so no tool ever runs for a caller the gate did not authenticate.
 
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -33,6 +34,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/internal/mcphttp"
 )
 
 // CodeUnauthorized is the JSON-RPC error code of a 401's body: a code of the range JSON-RPC
@@ -62,55 +64,29 @@ func (c *rpcCall) toolName() string {
 	return p.Name
 }
 
-// rpcBody is what the gate knows of a POST body.
+// rpcBody is what the gate knows of a POST body: its one JSON-RPC message, when it could be
+// decoded.
 type rpcBody struct {
-	read  bool      // the body is one JSON-RPC message or a batch of them
-	calls []rpcCall // the messages, in order
-	batch bool
+	read bool
+	call rpcCall
 }
 
-// readRPCBody reads r's body, up to MaxRequestBody bytes, and puts it back for the next
-// handler, which sees the same bytes (and any beyond the limit, so that the SDK's own limit
-// still answers 413).
-func readRPCBody(r *http.Request) rpcBody {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return rpcBody{}
-	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(data), r.Body), r.Body}
-	if err != nil || len(data) > MaxRequestBody {
-		return rpcBody{}
-	}
-	data = bytes.TrimLeft(data, " \t\r\n")
+// decodeRPCBody decodes data, a body that mcphttp.Body.Read let through (not a batch).
+func decodeRPCBody(data []byte) rpcBody {
 	var b rpcBody
-	if len(data) > 0 && data[0] == '[' {
-		b.batch = true
-		if json.Unmarshal(data, &b.calls) != nil {
-			return rpcBody{}
-		}
-	} else {
-		var c rpcCall
-		if json.Unmarshal(data, &c) != nil {
-			return rpcBody{}
-		}
-		b.calls = []rpcCall{c}
-	}
-	b.read = true
+	b.read = len(data) > 0 && json.Unmarshal(data, &b.call) == nil
 	return b
 }
 
-// readCloser reads from one reader and closes another: the body put back after reading.
-type readCloser struct {
-	io.Reader
-	io.Closer
+// single returns the body's one message, when it was decoded.
+func (b *rpcBody) single() (rpcCall, bool) {
+	return b.call, b.read
 }
 
-// single returns the one message of a body that is not a batch.
-func (b *rpcBody) single() (rpcCall, bool) {
-	if !b.read || b.batch || len(b.calls) != 1 {
-		return rpcCall{}, false
-	}
-	return b.calls[0], true
+// bodyRefusalError returns the tool error object (spec 7.4) that a refused body's JSON-RPC error
+// carries: the caller's to fix, so INVALID_INPUT.
+func bodyRefusalError(_ mcphttp.Refusal, msg string) any {
+	return &service.Error{Code: service.CodeInvalidInput, Message: msg}
 }
 
 // authGate authenticates requests to the MCP endpoint before the SDK's handler serves them.
@@ -128,7 +104,8 @@ type authGate struct {
 	// in the request's context (as req.Extra.TokenInfo), and only that middleware can put it
 	// there. Its verifier only reads the caller the gate has already authenticated.
 	sdk, withCaller http.Handler
-	log             *slog.Logger // internal errors
+	body            *mcphttp.Body // reads POST bodies, refusing batches and oversized ones
+	log             *slog.Logger  // internal errors
 }
 
 // authenticatedKey is the context key of the caller the gate authenticated, for the verifier.
@@ -141,6 +118,7 @@ const callerInfoKey = "bananaqr.caller"
 // tools, whose challenge names metadataURL and whose 401s point at docsURL.
 func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, sdk http.Handler, log *slog.Logger) *authGate {
 	g := &authGate{svc: svc, tools: map[string]bool{}, sdk: sdk, log: log,
+		body:          &mcphttp.Body{Limit: MaxRequestBody, ErrorData: bodyRefusalError},
 		challenge:     `Bearer resource_metadata="` + metadataURL + `"`,
 		howToGetToken: "; how to get a token: " + docsURL}
 	for _, t := range tools {
@@ -157,11 +135,17 @@ func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL stri
 	return g
 }
 
-// ServeHTTP answers 401 when the request needs a token it lacks or sends a wrong one, and
-// passes it to the SDK otherwise, with the caller when a valid token was sent.
+// ServeHTTP refuses a batch or an oversized body, answers 401 when the request needs a token
+// it lacks or sends a wrong one, and passes it to the SDK otherwise, with the caller when a
+// valid token was sent.
 func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body := readRPCBody(r)
 	note := noteOf(r.Context())
+	data, refusal := g.body.Read(w, r)
+	if refusal != mcphttp.Accepted {
+		note.setRefusal(refusal)
+		return
+	}
+	body := decodeRPCBody(data)
 	note.setRPC(body, g.tools)
 	if c, ok := body.single(); ok && c.Method == "tools/call" && !g.tools[c.toolName()] {
 		g.sdk.ServeHTTP(w, r) // the SDK's "unknown tool", whatever the token
@@ -196,14 +180,10 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.withCaller.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authenticatedKey{}, caller)))
 }
 
-// needsToken reports whether body calls one of the tools (in a batch: any message does).
+// needsToken reports whether body calls one of the tools.
 func (g *authGate) needsToken(body rpcBody) bool {
-	for i := range body.calls {
-		if g.tools[body.calls[i].toolName()] {
-			return true
-		}
-	}
-	return false
+	c, ok := body.single()
+	return ok && g.tools[c.toolName()]
 }
 
 // unauthorized answers 401 with the challenge, and a JSON-RPC error whose message says what
@@ -216,36 +196,12 @@ func (g *authGate) unauthorized(w http.ResponseWriter, body rpcBody, challenge, 
 		&service.Error{Code: service.CodeUnauthorized, Message: msg})
 }
 
-// rpcErrorResponse is a JSON-RPC 2.0 error response (section 5).
-type rpcErrorResponse struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   rpcError        `json:"error"`
-}
-
-// rpcError is a JSON-RPC 2.0 error object (section 5.1).
-type rpcError struct {
-	Code    int            `json:"code"`
-	Message string         `json:"message"`
-	Data    *service.Error `json:"data"`
-}
-
 // writeRPCError writes status with a JSON-RPC error response (JSON-RPC 2.0 section 5) to the
-// request's one message (id null for a batch or an unread body), whose data is the tool
-// error object of spec 7.4.
+// request's one message (id null for an unread body), whose data is the tool error object of
+// spec 7.4.
 func writeRPCError(w http.ResponseWriter, status int, body rpcBody, code int, msg string, data *service.Error) {
-	id := json.RawMessage("null")
-	if c, ok := body.single(); ok && len(c.ID) > 0 {
-		id = c.ID
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // "<token>", not "\u003ctoken\u003e"
-	enc.Encode(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: rpcError{code, msg, data}})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(out.Bytes())
+	c, _ := body.single()
+	mcphttp.WriteError(w, status, c.ID, code, msg, data)
 }
 
 // descriptionChars returns s with the characters RFC 6750 3 does not allow in

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
+	"github.com/bananaqr/bananaqr/internal/mcphttp"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -72,7 +73,9 @@ type Config struct {
 }
 
 // Handler returns the HTTP handler of /mcp. A request's context tells the tool who calls
-// (WithCaller); without it the caller is "" and there is no link.
+// (WithCaller); without it the caller is "" and there is no link. A POST body over api.MaxBody
+// or holding a JSON-RPC batch is refused before the SDK reads it (package mcphttp), with a
+// JSON-RPC error whose data is the API's error object.
 func Handler(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -88,10 +91,25 @@ func Handler(cfg Config) http.Handler {
 		Annotations: &mcp.ToolAnnotations{Title: "Generate a QR code", ReadOnlyHint: true, IdempotentHint: true,
 			DestructiveHint: &no, OpenWorldHint: &no},
 	}, (&tool{cfg: cfg}).call)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: cfg.DisableLocalhostProtection,
 		MaxRequestBodyBytes: api.MaxBody, Logger: cfg.Logger,
 	})
+	return (&mcphttp.Body{Limit: api.MaxBody, ErrorData: refusalError}).Handler(sdk)
+}
+
+// refusalError returns the API's error object of a body that mcphttp refuses before the SDK
+// reads it: a batch or an unreadable body is INVALID_JSON (not one JSON object), an oversized
+// body BODY_TOO_LARGE, as the HTTP API's POST answers them.
+func refusalError(refusal mcphttp.Refusal, msg string) any {
+	switch refusal {
+	case mcphttp.Batch:
+		return api.NewError(api.CodeInvalidJSON, "", "Send each JSON-RPC message in a request of its own (MCP 2025-06-18 removed batches).", "%s", msg).Body()
+	case mcphttp.TooLarge:
+		return api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB: one tools/call with its arguments.", "%s", msg).Body()
+	default:
+		return api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "%s", msg).Body()
+	}
 }
 
 // toolDescription tells an agent what generate_qr does and needs, and the caller's budget of
