@@ -30,13 +30,27 @@ import (
 //   - text, private: tel: (TelResultParser), telprompt:, callto:, facetime:, facetime-audio:
 //     (dialled by iOS), geo: (GeoResultParser), otpauth: and otpauth-migration: (one-time
 //     password secrets, taken by iOS's and Google's authenticators), BEGIN:VCALENDAR, and
-//     BEGIN:VEVENT anywhere (VEventResultParser looks for it anywhere), and BCD and a line
-//     break, the start of an EPC payment code (EPC069-12), which banking apps read. Raw data
-//     in these formats stays of type text, as before the types tel, geo, event and epc existed;
-//     only the privacy is judged.
+//     BEGIN:VEVENT anywhere (VEventResultParser looks for it anywhere). Payment orders, which
+//     banking and wallet apps read and which name an account: BCD and a line break (an EPC
+//     credit transfer, EPC069-12), SPC and a line break (a Swiss QR-bill, Swiss Implementation
+//     Guidelines for the QR-bill 4.2: QRType SPC, lines ending in CR LF or LF), SPD*, SCD* and
+//     SID* (the Czech Banking Association's Short Payment Descriptor, its direct debit and its
+//     Short Invoice Descriptor: SPD*1.0*ACC:…), bitcoin: (BIP 21) and upi: (India's Unified
+//     Payments Interface, upi://pay?pa=…). Links that call or message a person, whose address
+//     is a phone number or an account: sip: and sips: (RFC 3261 19.1), skype: (Skype URIs),
+//     whatsapp: (whatsapp://send?phone=), viber: (viber://chat?number=) and tg: (Telegram,
+//     tg://resolve?phone=). Raw data in these formats stays of type text, as before the types
+//     tel, geo, event and epc existed; only the privacy is judged.
+//   - private wherever they are and whatever their type: a URL with user information
+//     (RFC 3986 3.2.1: scheme://user:password@host, any scheme; the user information is
+//     usually a credential, and RFC 3986 7.5 advises against it), and the web links of the
+//     messaging apps above, which carry a phone number or a private group's invitation:
+//     wa.me/<number> and api.whatsapp.com/send?phone= (WhatsApp's click to chat),
+//     t.me/+<number or invitation> and t.me/joinchat/ (Telegram), signal.me/#p/<number>
+//     (Signal), each after http:// or https://.
 //   - url: http:// or https:// that the URL rule accepts (see NormalizeURL); one it refuses,
-//     such as https://bank.example@evil.example, which ZXing too shows as text
-//     (URIResultParser.isPossiblyMaliciousURI), is public text.
+//     such as https://a..com/, is text (so is https://bank.example@evil.example, which ZXing
+//     too shows as text, URIResultParser.isPossiblyMaliciousURI, and which is private above).
 //   - text: anything else, public.
 func Classify(s string) (t Type, private bool) { return classify(s, false) }
 
@@ -57,16 +71,68 @@ func classify(s string, normalizedURL bool) (t Type, private bool) {
 	case strings.Contains(s, "@") && bareAddress.MatchString(strings.TrimRightFunc(s, unicode.IsSpace)):
 		return Email, true
 	}
+	private = hasUserInfo(s) || messagingLink(s)
 	if len(s) >= 7 && (strings.EqualFold(s[:7], "http://") || len(s) >= 8 && strings.EqualFold(s[:8], "https://")) {
 		if normalizedURL {
-			return URL, false
+			return URL, private
 		}
 		if _, err := NormalizeURL("data", s); err == nil {
-			return URL, false
+			return URL, private
 		}
 	}
-	return Text, false
+	return Text, private
 }
+
+// hasUserInfo reports whether s holds a URL with user information anywhere (RFC 3986 3.2.1):
+// "://" after a scheme's last character, then an authority (up to "/", "?", "#", white space or
+// the end) that holds an "@".
+func hasUserInfo(s string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "://")
+		if j < 0 {
+			return false
+		}
+		j += i
+		authority := s[j+3:]
+		if end := strings.IndexFunc(authority, endsAuthority); end >= 0 {
+			authority = authority[:end]
+		}
+		if j > 0 && schemeChar(s[j-1]) && strings.Contains(authority, "@") {
+			return true
+		}
+		i = j + 3
+	}
+}
+
+// endsAuthority reports whether c ends a URL's authority (RFC 3986 3.2), or the URL itself.
+func endsAuthority(c rune) bool { return c == '/' || c == '?' || c == '#' || unicode.IsSpace(c) }
+
+// schemeChar reports whether c may end a URI scheme (RFC 3986 3.1: ALPHA, DIGIT, "+", "-", ".").
+func schemeChar(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'
+}
+
+// messagingLink reports whether s is a web link of a messaging app that carries a phone number
+// or a private group's invitation (see Classify).
+func messagingLink(s string) bool {
+	switch {
+	case len(s) >= 8 && strings.EqualFold(s[:8], "https://"):
+		s = s[8:]
+	case len(s) >= 7 && strings.EqualFold(s[:7], "http://"):
+		s = s[7:]
+	default:
+		return false
+	}
+	for _, p := range messagingLinks {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// messagingLinks are the starts, after the scheme, of messagingLink's links.
+var messagingLinks = []string{"wa.me/", "api.whatsapp.com/send", "t.me/+", "t.me/joinchat/", "signal.me/#p/"}
 
 // containsUpper reports whether strings.ToUpper(s) contains upper, an upper-case ASCII text,
 // without making the upper-case copy when s is ASCII (where that is a case-insensitive search).
@@ -101,7 +167,9 @@ var prefixes = []struct {
 	{"SMSTO:", SMS}, {"MMSTO:", SMS}, {"sms:", SMS}, {"mms:", SMS},
 	{"tel:", Text}, {"telprompt:", Text}, {"callto:", Text}, {"facetime:", Text}, {"facetime-audio:", Text},
 	{"geo:", Text}, {"otpauth:", Text}, {"otpauth-migration:", Text}, {"BEGIN:VCALENDAR", Text},
-	{"BCD\n", Text}, {"BCD\r\n", Text},
+	{"BCD\n", Text}, {"BCD\r\n", Text}, {"SPC\n", Text}, {"SPC\r\n", Text},
+	{"SPD*", Text}, {"SCD*", Text}, {"SID*", Text}, {"bitcoin:", Text}, {"upi:", Text},
+	{"sip:", Text}, {"sips:", Text}, {"skype:", Text}, {"whatsapp:", Text}, {"viber:", Text}, {"tg:", Text},
 }
 
 // bareAddress is ZXing's test of a whole text being an e-mail address

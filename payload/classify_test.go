@@ -60,10 +60,51 @@ var classifyCases = []struct {
 	// An EPC payment code (EPC069-12), read by banking apps: a name and an account.
 	{"epc", "BCD\n002\n1\nSCT\n\nAnna Example\nDE89370400440532013000", Text, true},
 	{"epc with CRLF", "BCD\r\n001\r\n1\r\nSCT\r\nBPOTBEB1\r\nRed Cross\r\nBE72000000001616", Text, true},
+	// Other payment orders, read by banking and wallet apps: a Swiss QR-bill (QRType SPC), the
+	// Czech Short Payment Descriptor, its direct debit and invoice (SPD*, SCD*, SID*), BIP 21,
+	// UPI.
+	{"swiss qr-bill", "SPC\r\n0200\r\n1\r\nCH4431999123000889012\r\nS\r\nRobert Schneider AG\r\n", Text, true},
+	{"swiss qr-bill with LF", "SPC\n0200\n1\nCH4431999123000889012\nS\nRobert Schneider AG\n", Text, true},
+	{"spayd", "SPD*1.0*ACC:CZ5855000000001265098001*AM:480.50*CC:CZK*MSG:PLATBA ZA ZBOZI", Text, true},
+	{"spayd lower case", "spd*1.0*ACC:CZ5855000000001265098001", Text, true},
+	{"spayd direct debit", "SCD*1.0*ACC:CZ5855000000001265098001*AM:480.50*CC:CZK*FRQ:1M", Text, true},
+	{"short invoice descriptor", "SID*1.0*ID:2001401154*DD:20140404*AM:61189.00*VII:CZ25568736", Text, true},
+	{"bitcoin", "bitcoin:BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ?amount=0.01", Text, true},
+	{"upi", "upi://pay?pa=anna@okbank&pn=Anna&am=100", Text, true},
+	// Links that call or message a person: SIP (RFC 3261), Skype, WhatsApp, Viber, Telegram,
+	// Signal, and the messaging apps' web links with a phone number or an invitation.
+	{"sip", "sip:+12125551212@gateway.example;user=phone", Text, true},
+	{"sips", "sips:anna@example.com", Text, true},
+	{"skype", "skype:anna.example?call", Text, true},
+	{"whatsapp", "whatsapp://send?phone=4915112345678", Text, true},
+	{"viber", "viber://chat?number=%2B4915112345678", Text, true},
+	{"telegram", "tg://resolve?phone=4915112345678", Text, true},
+	{"wa.me", "https://wa.me/4915112345678?text=hi", URL, true},
+	{"wa.me over http, upper case", "HTTP://WA.ME/4915112345678", URL, true},
+	{"whatsapp click to chat", "https://api.whatsapp.com/send?phone=4915112345678", URL, true},
+	{"telegram phone link", "https://t.me/+4915112345678", URL, true},
+	{"telegram invitation", "https://t.me/joinchat/AAAAAEkk2WdoDrB4-Q8-gg", URL, true},
+	{"signal phone link", "https://signal.me/#p/+4915112345678", URL, true},
+	// A URL with user information (RFC 3986 3.2.1), any scheme, anywhere: a credential.
+	{"url with a password", "https://alice:S3cr3tPw@intranet.example.com/", Text, true},
+	{"url with user information", "https://bank.example@evil.example/", Text, true},
+	{"ftp with a password", "ftp://user:pw@files.example.com/report.pdf", Text, true},
+	{"ssh user", "ssh://deploy@host.example.com:2222", Text, true},
+	{"redis with a password", "redis://:hunter2@cache.internal:6379/0", Text, true},
+	{"a password in a sentence", "Log in at https://alice:pw@intranet.example.com today", Text, true},
+	{"a password in a bookmark", "MEBKM:TITLE:x;URL:https://u:p@example.com;;", Text, true},
+	{"a password after a redirect", "https://example.com/go?to=https://u:p@example.com/", URL, true},
 	// Public.
 	{"https", "https://example.com/a?b=c", URL, false},
 	{"http upper case", "HTTP://EXAMPLE.COM", URL, false},
-	{"url with user information", "https://bank.example@evil.example/", Text, false},
+	{"an @ in the path", "https://example.com/@anna", URL, false},
+	{"an @ in the query", "https://example.com/?to=a@b.example", URL, false},
+	{"an @ after the address", "see https://example.com or mail me@home", Text, false},
+	{"no scheme before ://", "://u:p@example.com", Text, false},
+	{"a public telegram channel", "https://t.me/durov", URL, false},
+	{"whatsapp's site", "https://whatsapp.com/download", URL, false},
+	{"SPC as a word", "SPC: special", Text, false},
+	{"SPD without a star", "SPD is a party", Text, false},
 	{"url with a bad host", "https://a..com/", Text, false},
 	{"plain text", "Hello, world", Text, false},
 	{"address after a colon", "Contact: anna@example.com", Text, false},
@@ -109,5 +150,22 @@ func TestPrivateWhateverType(t *testing.T) {
 				t.Errorf("%+v: %s, private %v; want text, private", r, p.Type, p.Private)
 			}
 		}
+	}
+}
+
+// TestPrivateURLType: a url built from the URL field is private when it is a messaging app's
+// phone link (the URL rule refuses user information before privacy is judged).
+func TestPrivateURLType(t *testing.T) {
+	for _, u := range []string{"https://wa.me/4915112345678", "api.whatsapp.com/send?phone=4915112345678", "t.me/+4915112345678"} {
+		p, err := Build(&Request{Type: URL, URL: u})
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		if p.Type != URL || !p.Private {
+			t.Errorf("%s: %s, private %v; want url, private", u, p.Type, p.Private)
+		}
+	}
+	if _, err := Build(&Request{Type: URL, URL: "https://alice:S3cr3tPw@intranet.example.com/"}); err == nil {
+		t.Error("a url with user information was accepted")
 	}
 }
