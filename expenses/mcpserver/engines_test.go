@@ -84,6 +84,7 @@ func TestEnginesFlow(t *testing.T) {
 		anna, ben := f.session(t, "Anna"), f.session(t, "Ben")
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
 			"type": "travel", "members": []string{"Ben", "Carl"}})
+		call[service.GroupDetails](t, ben, "join_group", map[string]any{"group": "Trip"})
 
 		type exp struct {
 			args   map[string]any
@@ -236,6 +237,7 @@ func TestConcurrentWrites(t *testing.T) {
 		f := fixtureOn(t, st)
 		anna := f.session(t, "Anna")
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Pair", "currency": "EUR", "members": []string{"Ben"}})
+		call[service.GroupDetails](t, f.session(t, "Ben"), "join_group", map[string]any{"group": "Pair"})
 		d := 10 * time.Second
 		if testing.Short() {
 			d = 3 * time.Second

@@ -48,6 +48,7 @@ func TestIsolation(t *testing.T) {
 		anna, ben, dora := f.session(t, "Anna"), f.session(t, "Ben"), f.session(t, "Dora")
 		g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR",
 			"members": []string{"Ben", "Carl"}})
+		call[service.GroupDetails](t, ben, "join_group", map[string]any{"group": "Trip"})
 		live := call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Dinner", "amount": 10, "group": "Trip"})
 		private := call[service.Expense](t, ben, "add_expense", map[string]any{"title": "Taxi", "amount": 4, "currency": "EUR",
 			"splits": map[string]any{"me": 1, "Anna": 3}})

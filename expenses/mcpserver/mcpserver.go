@@ -1,5 +1,5 @@
 // Package mcpserver is the shared-expenses application's Model Context Protocol edge (spec 4.8):
-// the thirteen tools of package service, served statelessly over Streamable HTTP at /mcp with
+// the fourteen tools of package service, served statelessly over Streamable HTTP at /mcp with
 // the official Go SDK.
 //
 // Each tool's input and output schemas are inferred from the service's input and output
@@ -78,7 +78,8 @@ type Options struct {
 
 // ToolNames are the tools, in the order tools/list shows them.
 var ToolNames = []string{"get_balances", "list_expenses", "get_expense", "add_expense", "delete_expense",
-	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "add_friend", "list_friends", "get_me"}
+	"restore_expense", "add_payment", "list_groups", "get_group", "create_group", "join_group", "add_friend", "list_friends",
+	"get_me"}
 
 // corsMaxAge is how long a browser may keep a preflight's answer.
 const corsMaxAge = 24 * time.Hour
@@ -118,7 +119,7 @@ func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 	return logRequests(opts.Logger, routes, mux), nil
 }
 
-// NewServer returns the MCP server with the thirteen tools.
+// NewServer returns the MCP server with the fourteen tools.
 func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -166,7 +167,7 @@ func (e *edge) addLedgerWriteTools(server *mcp.Server) {
 			"currency":  "ISO 4217 code such as EUR; default: the group's currency.",
 			"paidBy":    `Who paid: "me" (default) or a person's name.`,
 			"group":     "The group's name or id (see list_groups); optional.",
-			"splits":    `Amount per person, e.g. {"me": 5, "Ben": 7.5}; must add up to amount. Optional with a group.`,
+			"splits":    `Amount per person, e.g. {"me": 5, "Ben": 7.5}, at most 50 people; must add up to amount. Optional with a group.`,
 			"date":      "YYYY-MM-DD; default today (UTC).",
 			"recurring": "Marks a recurring expense (rent, subscriptions); default false.",
 		}, svc.AddExpense)
@@ -188,26 +189,30 @@ func (e *edge) addLedgerWriteTools(server *mcp.Server) {
 		}, svc.AddPayment)
 }
 
-// addGroupTools adds the tools of groups: list_groups, get_group and create_group.
+// addGroupTools adds the tools of groups: list_groups, get_group, create_group and
+// join_group.
 func (e *edge) addGroupTools(server *mcp.Server) {
 	svc := e.svc
 	addTool(e, server, "list_groups", "List groups", readOnly(),
-		"Lists the groups the caller is a member of, 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page.",
+		"Lists the groups the caller is a member of (status member) or invited to (status invited: join_group accepts), 20 a page by default (at most 100). Pass the nextCursor of the answer as cursor for the next page.",
 		map[string]string{
 			"limit":  "Groups per page, 1 to 100; default 20.",
 			"cursor": "The nextCursor of the previous page; omit for the first page.",
 		}, svc.ListGroups)
 	addTool(e, server, "get_group", "Get a group", readOnly(),
-		"Shows one of the caller's groups by name or id, with its members and its default split.",
-		map[string]string{"name": "The group's name (one of the caller's groups) or id."}, svc.GetGroup)
+		"Shows one of the caller's groups, or a group the caller is invited to, by id or name, with its members, the users invited who have not joined, and its default split. An id is matched before names; a name several of the caller's groups have is INVALID_INPUT listing their ids.",
+		map[string]string{"name": "The group's id or name (one of the caller's groups)."}, svc.GetGroup)
 	addTool(e, server, "create_group", "Create a group", write(false, false),
-		`Creates a group with the caller as its first member. Members are named as the caller knows them (friends, people in the caller's groups); an unknown name becomes a new person without an account, added as the caller's friend, even if a user has that name: registered users join only after add_friend both ways. Group names are unique among the caller's groups.`,
+		`Creates a group with the caller as its first member. Members are named as the caller knows them (friends, people in the caller's groups); an unknown name becomes a new person without an account, added as the caller's friend, even if a user has that name. Registered users can be invited only by their friends (add_friend, asked by both) and become members when they accept with join_group; naming a registered user who is not the caller's friend is FORBIDDEN. At most 50 people a group, the caller included, and 500 friends a user. Group names are unique among the caller's groups and cannot have the form of an id (32 hexadecimal digits).`,
 		map[string]string{
 			"name":     `The group's name, e.g. "Lisbon trip".`,
 			"currency": "The group's default currency, an ISO 4217 code such as EUR.",
 			"type":     "The kind of group, e.g. travel, home, couple, other.",
-			"members":  "The other members' names; the caller is always a member.",
+			"members":  "The other members' names, at most 49; the caller is always a member.",
 		}, svc.CreateGroup)
+	addTool(e, server, "join_group", "Join a group", write(false, false),
+		"Accepts an invitation to a group (see list_groups, status invited): the caller becomes its last member, and from then on its members may record the group's expenses with the caller, and the caller with them. Joining a group does not make its members the caller's friends.",
+		map[string]string{"group": "The id or name of the group the caller is invited to."}, svc.JoinGroup)
 }
 
 // addPeopleTools adds the tools of the caller and their friends: add_friend, list_friends
@@ -271,6 +276,7 @@ func addTool[In, Out any](e *edge, s *mcp.Server, name, title string, ann *mcp.T
 	}
 	for p, ps := range in.Properties {
 		declareTextLimit(p, ps)
+		declareItemLimit(p, ps)
 	}
 	if lim, ok := in.Properties["limit"]; ok {
 		lim.Minimum = jsonschema.Ptr(1.0)
@@ -312,6 +318,21 @@ func declareTextLimit(p string, ps *jsonschema.Schema) {
 		ps.Items.MaxLength = &lim
 	case ps.Type == "object":
 		ps.PropertyNames = &jsonschema.Schema{Type: "string", MaxLength: &lim}
+	}
+}
+
+// declareItemLimit puts service.ItemLimits into the schema of parameter p: the most
+// elements of a list (maxItems) or keys of an object (maxProperties) it accepts.
+func declareItemLimit(p string, ps *jsonschema.Schema) {
+	lim, ok := service.ItemLimits[p]
+	if !ok {
+		return
+	}
+	switch ps.Type {
+	case "array":
+		ps.MaxItems = &lim
+	case "object":
+		ps.MaxProperties = &lim
 	}
 }
 

@@ -19,6 +19,7 @@ func TestControlCharacters(t *testing.T) {
 		f := newFixture(t, st)
 		anna := f.session(t, "Anna")
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR", "members": []string{"Ben"}})
+		call[service.GroupDetails](t, f.session(t, "Ben"), "join_group", map[string]any{"group": "Trip"})
 		e := call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Tea", "amount": 2, "group": "Trip"})
 		cursor := func(key string) string { return base64.RawURLEncoding.EncodeToString([]byte(key)) }
 		expense := func(k, v string) map[string]any {
@@ -86,6 +87,7 @@ func TestLimits(t *testing.T) {
 	f := newFixture(t, storetest.Open(t, storetest.SQLitePath(t)))
 	anna := f.session(t, "Anna")
 	call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR", "members": []string{"Ben"}})
+	call[service.GroupDetails](t, f.session(t, "Ben"), "join_group", map[string]any{"group": "Trip"})
 	long := func(n int) string { return strings.Repeat("x", n) }
 	wantError(t, anna, "add_expense", map[string]any{"title": long(900_000), "amount": 2, "group": "Trip"}, service.CodeInvalidInput)
 	wantError(t, anna, "add_expense", map[string]any{"title": long(service.MaxTitleLength + 1), "amount": 2, "group": "Trip"}, service.CodeInvalidInput)

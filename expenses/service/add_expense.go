@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -136,16 +137,19 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 	if err != nil {
 		return Expense{}, err
 	}
-	if g == nil {
-		if err := checkOwnDebts(c, payer.ID, shares); err != nil {
-			return Expense{}, err
-		}
+	var groupID *string
+	if g != nil {
+		groupID = &g.ID
+	}
+	if err := s.checkConsent(ctx, c, groupID, payer.ID, shares); errors.Is(err, errNotAgreed) {
+		return Expense{}, errorf(CodeForbidden, "every debt needs the people in it to have agreed: your friends, "+
+			"or members of a group you all joined")
+	} else if err != nil {
+		return Expense{}, err
 	}
 	e := store.Expense{Title: title, Currency: cur.Code(), AmountMinor: amount.Minor(), PaidBy: payer.ID,
 		Date: date, Recurring: in.Recurring, CreatedBy: c.UserID, CreatedAt: s.now(), Shares: storeShares(shares, order)}
-	if g != nil {
-		e.GroupID = &g.ID
-	}
+	e.GroupID = groupID
 	return s.storeExpense(ctx, d, e)
 }
 
@@ -163,7 +167,7 @@ func (s *Service) expenseGroup(ctx context.Context, c Caller, nameOrID string) (
 	if strings.TrimSpace(nameOrID) == "" {
 		return nil, nil, nil
 	}
-	g, err := s.group(ctx, c, nameOrID)
+	g, err := s.group(ctx, c, nameOrID, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 
@@ -156,6 +157,13 @@ func (s *Service) addPayment(ctx context.Context, c Caller, in AddPaymentInput) 
 	}
 	if from.ID != c.PersonID && to.ID != c.PersonID {
 		return Payment{}, errorf(CodeForbidden, "you can only record payments you made or received: from or to must be \"me\"")
+	}
+	// The payment is a debt between the caller and the other person (checkConsent).
+	other := map[ledger.PersonID]money.Amount{ledger.PersonID(to.ID): amount}
+	if err := s.checkConsent(ctx, c, nil, from.ID, other); errors.Is(err, errNotAgreed) {
+		return Payment{}, errorf(CodeForbidden, "a payment needs the other person to be your friend or a member of a group you both joined")
+	} else if err != nil {
+		return Payment{}, err
 	}
 	p, err := s.store.AddPayment(ctx, store.Payment{From: from.ID, To: to.ID, Currency: cur.Code(), AmountMinor: amount.Minor(),
 		Date: date, Description: strings.TrimSpace(in.Description), CreatedBy: c.UserID, CreatedAt: s.now()})

@@ -61,6 +61,9 @@ func (s *Service) addFriend(ctx context.Context, c Caller, name string) (FriendS
 	if err != nil {
 		return FriendStatus{}, err
 	}
+	if err := s.checkFriendRoom(ctx, c.UserID, u.ID); err != nil {
+		return FriendStatus{}, err
+	}
 	if err := s.store.Befriend(ctx, me, u); err != nil {
 		return FriendStatus{}, err
 	}
@@ -72,4 +75,21 @@ func (s *Service) requestFriend(ctx context.Context, c Caller, name string) (Fri
 		return FriendStatus{}, err
 	}
 	return FriendStatus{Name: name, Status: "requested"}, nil
+}
+
+// checkFriendRoom refuses a friendship that would give either user more than MaxFriends
+// friends. Only a user who asked for the caller reaches it, so the answer tells the caller
+// nothing that user did not agree to show.
+func (s *Service) checkFriendRoom(ctx context.Context, userIDs ...string) error {
+	for i, id := range userIDs {
+		n, err := s.store.CountFriends(ctx, id)
+		if err != nil {
+			return err
+		}
+		if n >= MaxFriends {
+			who := []string{"you have", "they have"}[min(i, 1)]
+			return invalid("%s %d friends, the most allowed (people without an account included); no friendship was made", who, n)
+		}
+	}
+	return nil
 }

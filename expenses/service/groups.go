@@ -16,6 +16,7 @@ type Group struct {
 	Type      string `json:"type" jsonschema:"The kind of group given at creation, such as travel or home; may be empty."`
 	CreatedBy string `json:"createdBy" jsonschema:"Who created the group: \"me\" or the name the caller knows them by."`
 	CreatedAt string `json:"createdAt" jsonschema:"When the group was created, RFC 3339 in UTC."`
+	Status    string `json:"status" jsonschema:"member: the caller is a member; invited: the caller is invited and join_group makes them a member."`
 }
 
 // Member is a member of a group: Weight is their part of the default split, Registered
@@ -33,6 +34,7 @@ type GroupDetails struct {
 	Group
 	Members      []Member `json:"members" jsonschema:"The members in join order, the creator first: the order in which leftover minor units go."`
 	DefaultSplit string   `json:"defaultSplit" jsonschema:"How expenses without splits are shared: equal, or weighted by the members' weights."`
+	Invited      []string `json:"invited" jsonschema:"The registered users invited who have not joined yet, by name; they become members with join_group."`
 }
 
 // ListGroupsInput is the parameters of list_groups (cursor is an addition to spec 4.8).
@@ -52,10 +54,16 @@ func (s *Service) groupOut(ctx context.Context, d *directory, g store.Group) (Gr
 	if err != nil {
 		return Group{}, err
 	}
-	return Group{ID: g.ID, Name: g.Name, Currency: g.Currency, Type: g.Type, CreatedBy: by, CreatedAt: rfc3339(g.CreatedAt)}, nil
+	status := "member"
+	if g.Invited {
+		status = "invited"
+	}
+	return Group{ID: g.ID, Name: g.Name, Currency: g.Currency, Type: g.Type, CreatedBy: by, CreatedAt: rfc3339(g.CreatedAt),
+		Status: status}, nil
 }
 
-// ListGroups is list_groups: the caller's groups by name.
+// ListGroups is list_groups: the caller's groups by name, and the groups the caller is
+// invited to among them (status "invited").
 func (s *Service) ListGroups(ctx context.Context, c Caller, in ListGroupsInput) (GroupPage, error) {
 	if err := checkInput(in); err != nil {
 		return GroupPage{}, err
@@ -64,7 +72,7 @@ func (s *Service) ListGroups(ctx context.Context, c Caller, in ListGroupsInput) 
 	if err != nil {
 		return GroupPage{}, err
 	}
-	gs, next, err := s.store.ListGroups(ctx, c.UserID, limit, in.Cursor)
+	gs, next, err := s.store.ListGroupsAndInvitations(ctx, c.UserID, limit, in.Cursor)
 	if err != nil {
 		return GroupPage{}, toolError(err)
 	}
@@ -85,12 +93,12 @@ type GetGroupInput struct {
 	Name string `json:"name"`
 }
 
-// GetGroup is get_group.
+// GetGroup is get_group: one of the caller's groups, or a group the caller is invited to.
 func (s *Service) GetGroup(ctx context.Context, c Caller, in GetGroupInput) (GroupDetails, error) {
 	if err := checkInput(in); err != nil {
 		return GroupDetails{}, err
 	}
-	g, err := s.group(ctx, c, in.Name)
+	g, err := s.group(ctx, c, in.Name, true)
 	if err != nil {
 		return GroupDetails{}, toolError(err)
 	}
@@ -107,7 +115,7 @@ func (s *Service) groupDetails(ctx context.Context, d *directory, g store.Group)
 	if err != nil {
 		return GroupDetails{}, err
 	}
-	out := GroupDetails{Group: gr, Members: []Member{}, DefaultSplit: "equal"}
+	out := GroupDetails{Group: gr, Members: []Member{}, DefaultSplit: "equal", Invited: []string{}}
 	for _, m := range ms {
 		n, err := d.name(ctx, m.ID)
 		if err != nil {
@@ -117,6 +125,17 @@ func (s *Service) groupDetails(ctx context.Context, d *directory, g store.Group)
 		if m.Weight != ms[0].Weight {
 			out.DefaultSplit = "weighted"
 		}
+	}
+	invited, err := s.store.Invitees(ctx, g.ID)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	for _, p := range invited {
+		n, err := d.name(ctx, p.ID)
+		if err != nil {
+			return GroupDetails{}, err
+		}
+		out.Invited = append(out.Invited, n)
 	}
 	return out, nil
 }
@@ -130,10 +149,12 @@ type CreateGroupInput struct {
 }
 
 // CreateGroup is create_group. The caller is the first member. Each member name is a person
-// the caller knows (a friend or a member of one of their groups), else a new placeholder
-// person added as the caller's friend, whether or not a user has that name: registered users
-// are added only once they are friends (add_friend, asked by both). Friends added before a
-// failure of the group itself are kept.
+// the caller knows: a friend, or a member of one of their groups, else a new placeholder person
+// added as the caller's friend, whether or not a user has that name. A person without an
+// account becomes a member; a registered user who is the caller's friend (add_friend, asked by
+// both) is invited and becomes a member by accepting (join_group); a registered user who is
+// not the caller's friend is FORBIDDEN. The group, its placeholders and its invitations are
+// made in one transaction.
 func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
 	if err := s.allowWrite(c); err != nil {
 		return GroupDetails{}, err
@@ -146,62 +167,135 @@ func (s *Service) CreateGroup(ctx context.Context, c Caller, in CreateGroupInput
 }
 
 func (s *Service) createGroup(ctx context.Context, c Caller, in CreateGroupInput) (GroupDetails, error) {
-	name := strings.TrimSpace(in.Name)
-	if name == "" {
-		return GroupDetails{}, invalid("name is required, e.g. \"Trip to Rome\"")
-	}
-	code := strings.TrimSpace(in.Currency)
-	if code == "" {
-		return GroupDetails{}, invalid("currency is required: the group's default ISO 4217 code, such as EUR")
-	}
-	cur, err := money.ParseCurrency(code)
-	if err != nil {
-		return GroupDetails{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
-	}
-	same, err := s.store.GroupsByName(ctx, c.UserID, name)
+	spec, err := s.groupSpec(ctx, c, in)
 	if err != nil {
 		return GroupDetails{}, err
 	}
+	d := s.directory(c)
+	if err := s.groupMembers(ctx, c, d, in.Members, &spec); err != nil {
+		return GroupDetails{}, err
+	}
+	g, err := s.store.NewGroup(ctx, c.UserID, spec)
+	if err != nil {
+		return GroupDetails{}, err
+	}
+	return s.groupDetails(ctx, s.directory(c), g)
+}
+
+// groupSpec reads a new group's name, currency and type.
+func (s *Service) groupSpec(ctx context.Context, c Caller, in CreateGroupInput) (store.GroupSpec, error) {
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		return store.GroupSpec{}, invalid("name is required, e.g. \"Trip to Rome\"")
+	}
+	if isGroupID(name) {
+		return store.GroupSpec{}, invalid("name %q has the form of a group id (32 hexadecimal digits); choose a name that does not", name)
+	}
+	code := strings.TrimSpace(in.Currency)
+	if code == "" {
+		return store.GroupSpec{}, invalid("currency is required: the group's default ISO 4217 code, such as EUR")
+	}
+	cur, err := money.ParseCurrency(code)
+	if err != nil {
+		return store.GroupSpec{}, invalid("currency %q is not an ISO 4217 code such as EUR, USD, JPY", code)
+	}
+	same, err := s.store.GroupsByName(ctx, c.UserID, name)
+	if err != nil {
+		return store.GroupSpec{}, err
+	}
 	for _, g := range same {
 		if g.CreatedBy == c.UserID {
-			return GroupDetails{}, invalid("you already have a group named %q (id %s); choose another name", g.Name, g.ID)
+			return store.GroupSpec{}, invalid("you already have a group named %q (id %s); choose another name", g.Name, g.ID)
 		}
 	}
-	d := s.directory(c)
-	var ids []string
-	for _, raw := range in.Members {
+	return store.GroupSpec{Name: name, Currency: cur.Code(), Type: strings.TrimSpace(in.Type)}, nil
+}
+
+// groupMembers sorts the names of a new group's members into spec: people without an
+// account the caller knows, new placeholders, and the caller's registered friends, who are
+// invited. It holds the group to MaxGroupMembers and the caller to MaxFriends.
+func (s *Service) groupMembers(ctx context.Context, c Caller, d *directory, names []string, spec *store.GroupSpec) error {
+	if err := d.loadFriends(ctx); err != nil {
+		return err
+	}
+	seen, placeholders := map[string]bool{}, map[string]bool{}
+	for _, raw := range names {
 		n := strings.TrimSpace(raw)
 		if n == "" {
-			return GroupDetails{}, invalid("members: empty name; give each member's name")
+			return invalid("members: empty name; give each member's name")
 		}
 		if strings.EqualFold(n, "me") {
 			continue
 		}
 		found, err := s.store.FindPeopleByName(ctx, c.UserID, n)
 		if err != nil {
-			return GroupDetails{}, err
+			return err
 		}
-		if len(found) > 1 {
+		switch {
+		case len(found) > 1:
 			_, err := d.resolve(ctx, "members", n, nil) // the ambiguity error with candidates
-			return GroupDetails{}, err
+			return err
+		case len(found) == 0 && !placeholders[strings.ToLower(n)]:
+			// A name the caller does not know is a new placeholder person, never a registered
+			// user: users join others' groups only by accepting a friend's invitation.
+			placeholders[strings.ToLower(n)] = true
+			spec.Members = append(spec.Members, store.NewMember{Placeholder: n})
+		case len(found) == 0 || seen[found[0].ID] || found[0].ID == c.PersonID:
+		case found[0].UserID == nil:
+			seen[found[0].ID] = true
+			spec.Members = append(spec.Members, store.NewMember{PersonID: found[0].ID})
+		case d.friends[found[0].ID] != "":
+			seen[found[0].ID] = true
+			spec.Invitees = append(spec.Invitees, found[0].ID)
+		default:
+			return errorf(CodeForbidden, "members: %s is registered but not your friend: only friends can be invited to a group "+
+				"(add_friend, asked by both), and sharing a group does not make you friends", n)
 		}
-		if len(found) == 1 {
-			ids = append(ids, found[0].ID)
-			continue
-		}
-		// A name the caller does not know is a new placeholder person, never a registered
-		// user: users join others' groups only through add_friend, by consent.
-		p, err := s.store.AddFriend(ctx, c.UserID, n, nil)
-		if err != nil {
-			return GroupDetails{}, err
-		}
-		ids = append(ids, p.ID)
 	}
-	g, err := s.store.CreateGroup(ctx, c.UserID, name, cur.Code(), strings.TrimSpace(in.Type), ids)
-	if err != nil {
+	if n := 1 + len(spec.Members) + len(spec.Invitees); n > MaxGroupMembers {
+		return invalid("members: the group would have %d people; at most %d are allowed, you included", n, MaxGroupMembers)
+	}
+	if len(placeholders) > 0 {
+		have, err := s.store.CountFriends(ctx, c.UserID)
+		if err != nil {
+			return err
+		}
+		if have+len(placeholders) > MaxFriends {
+			return invalid("members: %d new people without an account would give you %d friends; at most %d are allowed, "+
+				"so name people you already know", len(placeholders), have+len(placeholders), MaxFriends)
+		}
+	}
+	return nil
+}
+
+// JoinGroupInput is the parameters of join_group.
+type JoinGroupInput struct {
+	Group string `json:"group"`
+}
+
+// JoinGroup is join_group: the caller accepts an invitation to a group and becomes its member
+// (last in join order). From then on the group's members may record its expenses with the
+// caller, and the caller with them.
+func (s *Service) JoinGroup(ctx context.Context, c Caller, in JoinGroupInput) (GroupDetails, error) {
+	if err := s.allowWrite(c); err != nil {
 		return GroupDetails{}, err
 	}
-	return s.groupDetails(ctx, s.directory(c), g)
+	if err := checkInput(in); err != nil {
+		return GroupDetails{}, err
+	}
+	g, err := s.group(ctx, c, in.Group, true)
+	if err != nil {
+		return GroupDetails{}, toolError(err)
+	}
+	if !g.Invited {
+		return GroupDetails{}, invalid("you are already a member of group %s", g.Name)
+	}
+	if err := s.store.JoinGroup(ctx, c.UserID, g.ID); err != nil {
+		return GroupDetails{}, toolError(err)
+	}
+	g.Invited = false
+	out, err := s.groupDetails(ctx, s.directory(c), g)
+	return out, toolError(err)
 }
 
 // Friend is a friend of the caller, by the name the caller knows them by.

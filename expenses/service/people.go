@@ -160,7 +160,7 @@ func (d *directory) describe(ctx context.Context, p store.Person) (string, error
 	return n, nil
 }
 
-// knownNames lists, sorted, the names the caller may use: within members when it is not
+// knownNames lists, sorted and at most MaxListed of them, the names the caller may use: within members when it is not
 // nil, else of all friends and members of the caller's groups.
 func (d *directory) knownNames(ctx context.Context, members []store.Member) (string, error) {
 	seen := map[string]bool{}
@@ -204,7 +204,7 @@ func (d *directory) knownNames(ctx context.Context, members []store.Member) (str
 		}
 	}
 	slices.SortFunc(names, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-	return strings.Join(names, ", "), nil
+	return listSome(names), nil
 }
 
 // resolve finds the one person the caller means by name: "me", a friend, or a member of one
@@ -255,7 +255,7 @@ func (d *directory) resolve(ctx context.Context, field, name string, members []s
 		return store.Person{}, invalid("%s: unknown person %q%s; known people: %s", field, name, where, known)
 	}
 	var cands []string
-	for _, p := range found {
+	for _, p := range found[:min(len(found), MaxListed)] {
 		s, err := d.describe(ctx, p)
 		if err != nil {
 			return store.Person{}, err
@@ -267,50 +267,90 @@ func (d *directory) resolve(ctx context.Context, field, name string, members []s
 		hint = "rename one of them to tell them apart"
 	}
 	return store.Person{}, invalid("%s: %q is ambiguous, %d people have that name: %s; %s",
-		field, name, len(found), strings.Join(cands, ", "), hint)
+		field, name, len(found), listFirst(cands, len(found)), hint)
 }
 
-// group finds the group the caller means by nameOrID among the caller's groups, then by id.
-// A group the caller is not a member of is FORBIDDEN; see the package comment.
-func (s *Service) group(ctx context.Context, c Caller, nameOrID string) (store.Group, error) {
+// isGroupID reports whether s has the form of a group's id: 32 hexadecimal digits. Group
+// names of that form are refused, so that a name never stands for another group's id.
+func isGroupID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// group finds the group the caller means by nameOrID among the caller's groups: by id first
+// (an id names one group whoever made it), then by name. A group the caller is not a member
+// of is FORBIDDEN; see the package comment. With invitations, a group the caller is invited to
+// is found too (marked Invited), for get_group and join_group.
+func (s *Service) group(ctx context.Context, c Caller, nameOrID string, invitations bool) (store.Group, error) {
 	nameOrID = strings.TrimSpace(nameOrID)
 	if nameOrID == "" {
 		return store.Group{}, invalid("group is required: the name or id of one of your groups")
+	}
+	if isGroupID(nameOrID) {
+		g, err := s.store.GroupByID(ctx, strings.ToLower(nameOrID))
+		if err == nil {
+			return s.groupAccess(ctx, c, g, nameOrID, invitations)
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return store.Group{}, err
+		}
 	}
 	gs, err := s.store.GroupsByName(ctx, c.UserID, nameOrID)
 	if err != nil {
 		return store.Group{}, err
 	}
-	if len(gs) == 1 {
-		return gs[0], nil
+	if invitations {
+		invited, err := s.store.InvitedGroupsByName(ctx, c.UserID, nameOrID)
+		if err != nil {
+			return store.Group{}, err
+		}
+		gs = append(gs, invited...)
 	}
-	if len(gs) > 1 {
+	switch {
+	case len(gs) == 1:
+		return gs[0], nil
+	case len(gs) > 1:
 		var cands []string
 		for _, g := range gs {
 			cands = append(cands, fmt.Sprintf("%s (id %s)", g.Name, g.ID))
 		}
-		return store.Group{}, invalid("group %q is ambiguous: %s; pass the id instead", nameOrID, strings.Join(cands, ", "))
+		return store.Group{}, invalid("group %q is ambiguous, %d of your groups have that name: %s; pass the id instead",
+			nameOrID, len(gs), listSome(cands))
 	}
-	g, err := s.store.GroupByID(ctx, nameOrID)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Group{}, errorf(CodeNotFound, "no group %q; your groups: %s", nameOrID, s.groupNames(ctx, c))
-	}
-	if err != nil {
-		return store.Group{}, err
-	}
-	ok, err := s.store.IsMember(ctx, c.UserID, g.ID)
-	if err != nil {
-		return store.Group{}, err
-	}
-	if !ok {
-		return store.Group{}, errorf(CodeForbidden, "you are not a member of group %s; your groups: %s", nameOrID, s.groupNames(ctx, c))
-	}
-	return g, nil
+	return store.Group{}, errorf(CodeNotFound, "no group %q; your groups: %s", nameOrID, s.groupNames(ctx, c))
 }
 
-// groupNames lists the caller's groups for a hint (the first page).
+// groupAccess returns g, found by its id, if the caller is a member (or, with invitations,
+// invited), else FORBIDDEN.
+func (s *Service) groupAccess(ctx context.Context, c Caller, g store.Group, asked string, invitations bool) (store.Group, error) {
+	ok, err := s.store.IsMember(ctx, c.UserID, g.ID)
+	if err != nil || ok {
+		return g, err
+	}
+	invited, err := s.store.IsInvited(ctx, c.UserID, g.ID)
+	if err != nil {
+		return store.Group{}, err
+	}
+	if invited && invitations {
+		g.Invited = true
+		return g, nil
+	}
+	if invited {
+		return store.Group{}, errorf(CodeForbidden, "you are invited to group %s but not a member: join_group makes you one", asked)
+	}
+	return store.Group{}, errorf(CodeForbidden, "you are not a member of group %s; your groups: %s", asked, s.groupNames(ctx, c))
+}
+
+// groupNames lists the caller's groups for a hint: at most MaxListed names.
 func (s *Service) groupNames(ctx context.Context, c Caller) string {
-	gs, _, err := s.store.ListGroups(ctx, c.UserID, store.MaxLimit, "")
+	gs, next, err := s.store.ListGroups(ctx, c.UserID, MaxListed, "")
 	if err != nil || len(gs) == 0 {
 		return "none"
 	}
@@ -318,5 +358,9 @@ func (s *Service) groupNames(ctx context.Context, c Caller) string {
 	for _, g := range gs {
 		names = append(names, g.Name)
 	}
-	return strings.Join(names, ", ")
+	more := ""
+	if next != "" {
+		more = " and more (see list_groups)"
+	}
+	return strings.Join(names, ", ") + more
 }

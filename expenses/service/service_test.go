@@ -77,13 +77,19 @@ func TestService(t *testing.T) {
 			t.Errorf("GetMe = %+v", me)
 		}
 
-		// Group: Anna, Ben, placeholder Carl.
+		// Group: Anna, placeholder Carl, and Ben, Anna's friend, once he accepts the invitation.
 		g := must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "eur", Type: "travel", Members: []string{"Ben", "Carl"}}))(t)
-		wantMembers := []Member{{"me", true, 1}, {"Ben", true, 1}, {"Carl", false, 1}}
-		if !reflect.DeepEqual(g.Members, wantMembers) || g.Currency != "EUR" || g.DefaultSplit != "equal" || g.CreatedBy != "me" {
+		wantMembers := []Member{{"me", true, 1}, {"Carl", false, 1}}
+		if !reflect.DeepEqual(g.Members, wantMembers) || !reflect.DeepEqual(g.Invited, []string{"Ben"}) || g.Currency != "EUR" ||
+			g.DefaultSplit != "equal" || g.CreatedBy != "me" || g.Status != "member" {
 			t.Errorf("CreateGroup = %+v", g)
 		}
-		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: "trip"}))(t); gb.ID != g.ID || gb.Members[0].Name != "Anna" || gb.Members[1].Name != "me" {
+		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: "trip"}))(t); gb.Status != "invited" || !reflect.DeepEqual(gb.Invited, []string{"me"}) {
+			t.Errorf("Ben's GetGroup before joining = %+v", gb)
+		}
+		must(svc.JoinGroup(ctx, ben, JoinGroupInput{Group: "Trip"}))(t)
+		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: "trip"}))(t); gb.ID != g.ID || gb.Members[0].Name != "Anna" || gb.Members[2].Name != "me" ||
+			gb.Status != "member" || len(gb.Invited) != 0 {
 			t.Errorf("Ben's GetGroup = %+v", gb)
 		}
 		if gb := must(svc.GetGroup(ctx, ben, GetGroupInput{Name: g.ID}))(t); gb.Name != "Trip" {
@@ -148,6 +154,8 @@ func TestService(t *testing.T) {
 		must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR", Members: []string{"Dora"}}))(t)
 		must(st.AddFriend(ctx, dora.UserID, "Carl", nil))(t)
 		must(svc.CreateGroup(ctx, dora, CreateGroupInput{Name: "Dora's", Currency: "EUR", Members: []string{"Carl", "Anna"}}))(t)
+		must(svc.JoinGroup(ctx, dora, JoinGroupInput{Group: "Home"}))(t)
+		must(svc.JoinGroup(ctx, anna, JoinGroupInput{Group: "Dora's"}))(t)
 		_, err = svc.AddPayment(ctx, anna, AddPaymentInput{Amount: "1", Currency: "EUR", To: "Carl"})
 		wantCode(t, err, CodeInvalidInput, "ambiguous", "Trip", "Dora's")
 		// Within a group the name is not ambiguous.

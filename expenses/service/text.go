@@ -69,7 +69,7 @@ func CheckText(field, s string, max int) error {
 
 // checkInput applies CheckText to every string of a tool's input struct in (its fields,
 // the elements of its lists and the keys of its maps) with the limit TextLimits gives the
-// field. Amounts (json.Number) are numbers, read by package money.
+// field, and checkItems to its lists and maps. Amounts (json.Number) are numbers, read by package money.
 func checkInput(in any) error {
 	v := reflect.ValueOf(in)
 	for i := range v.NumField() {
@@ -95,12 +95,18 @@ func checkValue(param, field string, v reflect.Value) error {
 		}
 		return CheckText(field, v.String(), max)
 	case v.Kind() == reflect.Slice:
+		if err := checkItems(param, v.Len()); err != nil {
+			return err
+		}
 		for i := range v.Len() {
 			if err := checkValue(param, fmt.Sprintf("%s[%d]", field, i), v.Index(i)); err != nil {
 				return err
 			}
 		}
 	case v.Kind() == reflect.Map:
+		if err := checkItems(param, v.Len()); err != nil {
+			return err
+		}
 		for _, k := range v.MapKeys() {
 			if err := checkValue(param, field+" (a name)", k); err != nil {
 				return err

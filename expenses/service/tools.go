@@ -148,7 +148,7 @@ func (s *Service) ListExpenses(ctx context.Context, c Caller, in ListExpensesInp
 	}
 	f := store.ExpenseFilter{Recurring: in.Recurring}
 	if strings.TrimSpace(in.Group) != "" {
-		g, err := s.group(ctx, c, in.Group)
+		g, err := s.group(ctx, c, in.Group, false)
 		if err != nil {
 			return ExpensePage{}, toolError(err)
 		}
@@ -241,6 +241,9 @@ func (s *Service) RestoreExpense(ctx context.Context, c Caller, in IDInput) (Exp
 	}
 	if e.DeletedAt == nil {
 		return Expense{}, invalid("expense %s is not deleted", e.ID)
+	}
+	if err := s.checkRestore(ctx, e); err != nil {
+		return Expense{}, toolError(err)
 	}
 	if err := s.store.Restore(ctx, e.ID); err != nil {
 		return Expense{}, toolError(err)

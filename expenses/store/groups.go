@@ -15,6 +15,9 @@ type Group struct {
 	Type      string
 	CreatedBy string // user id
 	CreatedAt time.Time
+	// Invited is set, by the methods that also list invitations, when the user they were
+	// asked for is invited to the group and not (yet) a member.
+	Invited bool
 }
 
 // Member is a person in a group: Position is the join order (the creator is 0) and Weight the
@@ -58,20 +61,59 @@ func collectGroups(rows *sql.Rows, err error) ([]Group, error) {
 // CreateGroup creates a group of the user with its members, each of weight 1: the user's own
 // person first, then memberPersonIDs in order (repeats and the user's own person are skipped).
 // A group name the user already used (in any letter case) gives ErrConflict; an unknown person
-// gives ErrNotFound.
+// gives ErrNotFound. NewGroup also makes placeholders and invitations.
 func (s *Store) CreateGroup(ctx context.Context, userID, name, currency, typ string, memberPersonIDs []string) (Group, error) {
-	g := Group{ID: newID(), Name: name, Currency: currency, Type: typ, CreatedBy: userID, CreatedAt: now()}
+	spec := GroupSpec{Name: name, Currency: currency, Type: typ}
+	for _, id := range memberPersonIDs {
+		spec.Members = append(spec.Members, NewMember{PersonID: id})
+	}
+	return s.NewGroup(ctx, userID, spec)
+}
+
+// GroupSpec is a group to create: what CreateGroup takes, plus new placeholder members and
+// invitations.
+type GroupSpec struct {
+	Name, Currency, Type string
+	// Members are the members after the creator, in join order.
+	Members []NewMember
+	// Invitees are the person ids of registered users invited to the group: they become
+	// members when they accept (JoinGroup).
+	Invitees []string
+}
+
+// NewMember is a member of a group being created: an existing person (PersonID), or a new
+// placeholder person of that name (Placeholder, when PersonID is empty), who also becomes the
+// creator's friend.
+type NewMember struct {
+	PersonID    string
+	Placeholder string
+}
+
+// NewGroup creates a group of the user as spec says, in one transaction: the new placeholder
+// people and their friendships, the group, its members (the user's own person first, each of
+// weight 1; repeats are skipped) and its invitations. Nothing is kept when any part fails. A
+// group name the user already used (in any letter case) gives ErrConflict, and so does a
+// placeholder name the user already gives a friend; an unknown person gives ErrNotFound.
+func (s *Store) NewGroup(ctx context.Context, userID string, spec GroupSpec) (Group, error) {
+	g := Group{ID: newID(), Name: spec.Name, Currency: spec.Currency, Type: spec.Type, CreatedBy: userID, CreatedAt: now()}
 	err := s.write(ctx, func(t tx) error {
 		var me string
 		if err := t.queryRow(ctx, `SELECT id FROM people WHERE user_id = ?`, userID).Scan(&me); err != nil {
 			return err
 		}
 		if _, err := t.exec(ctx, `INSERT INTO expense_groups (id, name, name_key, currency, type, created_by, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, name, nameKey(name), currency, typ, userID, millis(g.CreatedAt)); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, g.Name, nameKey(g.Name), g.Currency, g.Type, userID, millis(g.CreatedAt)); err != nil {
 			return err
 		}
 		seen := map[string]bool{}
-		for _, pid := range append([]string{me}, memberPersonIDs...) {
+		for _, m := range append([]NewMember{{PersonID: me}}, spec.Members...) {
+			pid := m.PersonID
+			if pid == "" {
+				var err error
+				if pid, err = addPlaceholder(ctx, t, userID, m.Placeholder); err != nil {
+					return err
+				}
+			}
 			if seen[pid] {
 				continue
 			}
@@ -81,10 +123,20 @@ func (s *Store) CreateGroup(ctx context.Context, userID, name, currency, typ str
 			}
 			seen[pid] = true
 		}
+		for _, pid := range spec.Invitees {
+			if seen[pid] {
+				continue
+			}
+			if _, err := t.exec(ctx, `INSERT INTO group_invitations (group_id, person_id, invited_by, created_at) VALUES (?, ?, ?, ?)`,
+				g.ID, pid, userID, millis(g.CreatedAt)); err != nil {
+				return err
+			}
+			seen[pid] = true
+		}
 		return nil
 	})
 	if err != nil {
-		return Group{}, wrap(err, "create group %q", name)
+		return Group{}, wrap(err, "create group %q", spec.Name)
 	}
 	return g, nil
 }
@@ -120,9 +172,23 @@ func (s *Store) IsMember(ctx context.Context, userID, groupID string) (bool, err
 // ListGroups returns a page of the groups of which the user is a member, by name then id, and
 // the cursor of the next page ("" after the last). cursor "" starts at the beginning.
 func (s *Store) ListGroups(ctx context.Context, userID string, limit int, cursor string) ([]Group, string, error) {
+	return s.listGroups(ctx, userID, false, limit, cursor)
+}
+
+// ListGroupsAndInvitations is ListGroups with the groups the user is invited to among them,
+// marked Invited.
+func (s *Store) ListGroupsAndInvitations(ctx context.Context, userID string, limit int, cursor string) ([]Group, string, error) {
+	return s.listGroups(ctx, userID, true, limit, cursor)
+}
+
+func (s *Store) listGroups(ctx context.Context, userID string, invitations bool, limit int, cursor string) ([]Group, string, error) {
 	limit = clampLimit(limit)
-	q := `SELECT ` + groupColumns + ` FROM expense_groups g WHERE ` + memberOf
-	args := []any{userID}
+	q := `SELECT ` + groupColumns + `, NOT ` + memberOf + ` FROM expense_groups g WHERE ` + memberOf
+	args := []any{userID, userID}
+	if invitations {
+		q = `SELECT ` + groupColumns + `, NOT ` + memberOf + ` FROM expense_groups g WHERE (` + memberOf + ` OR ` + invitedTo + `)`
+		args = append(args, userID)
+	}
 	if cursor != "" {
 		var key, id string
 		if err := decodeCursor(cursor, &key, &id); err != nil {
@@ -133,7 +199,7 @@ func (s *Store) ListGroups(ctx context.Context, userID string, limit int, cursor
 	}
 	q += ` ORDER BY g.name_key, g.id LIMIT ?`
 	args = append(args, limit+1)
-	groups, err := collectGroups(s.r.QueryContext(ctx, rebind(s.dialect, q), args...))
+	groups, err := collectInvitedGroups(s.r.QueryContext(ctx, rebind(s.dialect, q), args...))
 	if err != nil {
 		return nil, "", wrap(err, "list groups of user %s", userID)
 	}

@@ -51,7 +51,9 @@ type Ledger struct {
 }
 
 // LedgerFor returns, read in one snapshot, every expense that is not deleted in which the
-// user's person paid or has a share, and every payment from or to them.
+// user's person paid or has a share, outside a group or in a group of which they are a member
+// (an expense of a group they never joined binds them to nothing), and every payment from or
+// to them.
 func (s *Store) LedgerFor(ctx context.Context, userID string) (Ledger, error) {
 	var l Ledger
 	err := s.read(ctx, func(t tx) error {
@@ -60,6 +62,8 @@ func (s *Store) LedgerFor(ctx context.Context, userID string) (Ledger, error) {
 		}
 		rows, err := t.query(ctx, `SELECT `+expenseColumns+` FROM expenses e WHERE e.deleted_at IS NULL
 			AND (e.paid_by = ?1 OR EXISTS (SELECT 1 FROM expense_shares s WHERE s.expense_id = e.id AND s.person_id = ?1))
+			AND (e.group_id IS NULL
+			     OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = e.group_id AND m.person_id = ?1))
 			ORDER BY e.date, e.created_at, e.id`, l.PersonID)
 		if err != nil {
 			return err

@@ -64,25 +64,22 @@ func (s *Store) AddFriend(ctx context.Context, userID, name string, linkedUserID
 	var p Person
 	err := s.write(ctx, func(t tx) error {
 		if linkedUserID == nil {
-			p = Person{ID: newID(), Name: name}
-			if _, err := t.exec(ctx, `INSERT INTO people (id, name, name_key) VALUES (?, ?, ?)`,
-				p.ID, name, nameKey(name)); err != nil {
-				return err
-			}
-		} else {
-			if *linkedUserID == userID {
-				return ErrConflict
-			}
-			var err error
-			p, err = scanPerson(t.queryRow(ctx, `SELECT id, name, user_id FROM people WHERE user_id = ?`, *linkedUserID))
-			if err != nil {
-				return err
-			}
-			if name != "" {
-				p.Name = name
-			}
+			id, err := addPlaceholder(ctx, t, userID, name)
+			p = Person{ID: id, Name: name}
+			return err
 		}
-		_, err := t.exec(ctx, `INSERT INTO friends (user_id, person_id, name, name_key) VALUES (?, ?, ?, ?)`,
+		if *linkedUserID == userID {
+			return ErrConflict
+		}
+		var err error
+		p, err = scanPerson(t.queryRow(ctx, `SELECT id, name, user_id FROM people WHERE user_id = ?`, *linkedUserID))
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			p.Name = name
+		}
+		_, err = t.exec(ctx, `INSERT INTO friends (user_id, person_id, name, name_key) VALUES (?, ?, ?, ?)`,
 			userID, p.ID, p.Name, nameKey(p.Name))
 		return err
 	})
@@ -90,6 +87,25 @@ func (s *Store) AddFriend(ctx context.Context, userID, name string, linkedUserID
 		return Person{}, wrap(err, "add friend %q of user %s", name, userID)
 	}
 	return p, nil
+}
+
+// addPlaceholder creates a placeholder person of that name, the user's friend by it, and
+// returns its id.
+func addPlaceholder(ctx context.Context, t tx, userID, name string) (string, error) {
+	id := newID()
+	if _, err := t.exec(ctx, `INSERT INTO people (id, name, name_key) VALUES (?, ?, ?)`, id, name, nameKey(name)); err != nil {
+		return "", err
+	}
+	_, err := t.exec(ctx, `INSERT INTO friends (user_id, person_id, name, name_key) VALUES (?, ?, ?, ?)`,
+		userID, id, name, nameKey(name))
+	return id, err
+}
+
+// CountFriends returns how many friends the user has, placeholders included.
+func (s *Store) CountFriends(ctx context.Context, userID string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, rebind(s.dialect, `SELECT COUNT(*) FROM friends WHERE user_id = ?`), userID).Scan(&n)
+	return n, wrap(err, "friends of user %s", userID)
 }
 
 // ListFriends returns the user's friends by name; Name is the name the user knows them by.
@@ -116,4 +132,16 @@ func (s *Store) FindPeopleByName(ctx context.Context, userID, name string) ([]Pe
 		        WHERE me.user_id = ?))
 		 ORDER BY p.id`), userID, key, key, userID))
 	return people, wrap(err, "find %q for user %s", name, userID)
+}
+
+// Knows reports whether the user knows the person by consent: the person is the user's friend
+// or a member of a group of which the user is a member.
+func (s *Store) Knows(ctx context.Context, userID, personID string) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, rebind(s.dialect,
+		`SELECT COUNT(*) FROM people me WHERE me.user_id = ?1 AND (
+		   EXISTS (SELECT 1 FROM friends f WHERE f.user_id = ?1 AND f.person_id = ?2)
+		   OR EXISTS (SELECT 1 FROM group_members mine JOIN group_members theirs ON theirs.group_id = mine.group_id
+		              WHERE mine.person_id = me.id AND theirs.person_id = ?2))`), userID, personID).Scan(&n)
+	return n > 0, wrap(err, "whether user %s knows person %s", userID, personID)
 }
