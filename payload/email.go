@@ -31,7 +31,7 @@ func buildEmail(r *Request) (string, error) {
 	if err := checkText("message", message); err != nil {
 		return "", err
 	}
-	if err := checkText("subject", r.Subject); err != nil {
+	if err := checkLineText("subject", r.Subject); err != nil {
 		return "", err
 	}
 	if strings.ContainsAny(r.Subject, "\r\n") {

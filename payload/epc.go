@@ -94,10 +94,10 @@ func buildEPC(r *Request) (string, error) {
 	return text, nil
 }
 
-// checkEPCText checks a text line of an EPC code: text (checkText) of one line and at most max
+// checkEPCText checks a text line of an EPC code: text (checkLineText) of one line and at most max
 // characters.
 func checkEPCText(field, value string, max int) error {
-	if err := checkText(field, value); err != nil {
+	if err := checkLineText(field, value); err != nil {
 		return err
 	}
 	if strings.ContainsAny(value, "\t\r\n") {

@@ -48,7 +48,7 @@ func buildEvent(r *Request) (string, error) {
 		return "", missing("start", "when the event starts: a date such as 2026-12-24, or a date and time with its zone such as 2026-12-24T18:00:00+01:00")
 	}
 	for _, f := range []struct{ name, value string }{{"summary", r.Summary}, {"location", r.Location}, {"description", r.Description}} {
-		if err := checkText(f.name, f.value); err != nil {
+		if err := checkLineText(f.name, f.value); err != nil {
 			return "", err
 		}
 	}

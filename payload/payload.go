@@ -285,6 +285,26 @@ func checkText(field, s string) error {
 	return nil
 }
 
+// checkLineText is checkText for a field of a payload made of lines (a vCard, an iCalendar
+// event, an EPC code, an e-mail's subject line): it also refuses U+2028 LINE SEPARATOR and
+// U+2029 PARAGRAPH SEPARATOR. Unicode counts them as mandatory line breaks (UAX #14 class BK,
+// with VT, FF and NEL, which checkText refuses as controls), and so do parsers that split lines
+// the Unicode way, Python's str.splitlines and Java's \R among them: there a value holding one
+// would end its line early and shift the fields after it (an EPC code's name into its IBAN).
+// Line breaks a format can carry are CR and LF, escaped or refused by each builder.
+func checkLineText(field, s string) error {
+	if err := checkText(field, s); err != nil {
+		return err
+	}
+	if i := strings.IndexAny(s, "\u2028\u2029"); i >= 0 {
+		c, _ := utf8.DecodeRuneInString(s[i:])
+		return fail(CodeInvalidText, field, "Remove the Unicode line and paragraph separators (U+2028, U+2029) from "+field+
+			": some readers break lines there, which would split the payload's lines.",
+			"%s holds the line break character U+%04X", field, c)
+	}
+	return nil
+}
+
 // alias returns the value of a field given under its canonical name or its alias, or an error
 // when both are given and differ.
 func alias(field, value, aliasName, aliasValue string) (string, error) {

@@ -49,7 +49,7 @@ func vcardOf(r *Request) (vcard, error) {
 		{"organization", r.Organization}, {"jobTitle", title}, {"phone", r.Phone}, {"email", r.Email},
 	}
 	for _, f := range fields {
-		if err := checkText(f.name, f.value); err != nil {
+		if err := checkLineText(f.name, f.value); err != nil {
 			return vcard{}, err
 		}
 	}
