@@ -21,9 +21,9 @@ import (
 
 // batchFlag defines encode's -batch flag on fs.
 func batchFlag(fs *flag.FlagSet) *string {
-	return fs.String("batch", "", "make a code for each row of the CSV `file` (- for standard input) into -o, a .zip archive or a\n"+
-		"folder: a header row of the API's field names (those of a POST /api/qr-code body, such as\n"+
-		"type, url, ssid, size, format) and filename, then a row a code; the style flags give the\n"+
+	return fs.String("batch", "", "make a code for each row of the UTF-8 CSV `file` (- for standard input) into -o, a .zip archive\n"+
+		"or a folder: a header row of the API's field names (those of a POST /api/qr-code body, such\n"+
+		"as type, url, ssid, size, format) and filename, then a row a code; the style flags give the\n"+
 		"style of the cells left empty")
 }
 

@@ -171,6 +171,87 @@ func TestEncodeBatchErrors(t *testing.T) {
 	}
 }
 
+// TestEncodeBatchNotUTF8: a file that is not UTF-8 (Windows-1252: Caf\xe9) is refused whole,
+// as the same bytes given to encode alone are (INVALID_TEXT): exit 2, nothing written, its first
+// such byte reported by line, character and column, with how to convert the file, and no cell
+// quoted. Before, its codes carried U+FFFD, the Wi-Fi password's too.
+func TestEncodeBatchNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "codes.csv")
+	os.WriteFile(in, []byte("type,ssid,password\r\nwifi,Home,correct horse\r\nwifi,Caf\xe9 M\xfcller,p\xe4ssw\xf6rd\r\n"), 0o644)
+	out := filepath.Join(dir, "codes.zip")
+	code, stderr := encodeArgs(t, "", "-batch", in, "-o", out)
+	if code != 2 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{in + `:3: ssid: the CSV file is not UTF-8: line 3, character 9 (in the column "ssid")`, "(INVALID_TEXT)",
+		"\tSave the file as UTF-8", "iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, secret := range []string{"Caf", "ller", "p\xe4", "\ufffd"} {
+		if strings.Contains(stderr, secret) {
+			t.Errorf("stderr quotes a cell (%q):\n%s", secret, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused file was written")
+	}
+	if code, stderr := encodeArgs(t, "", "-type", "wifi", "-ssid", "Caf\xe9", "-password", "correct horse", "-o", filepath.Join(dir, "one.png")); code != 2 || !strings.Contains(stderr, "INVALID_TEXT") {
+		t.Errorf("encode alone: exit %d: %s", code, stderr)
+	}
+}
+
+// TestEncodeBatchNames: the file names the API refuses are refused here by the same rules
+// (package batch): a Windows device name, a colon, a bidirectional control (shown escaped,
+// never sent to the terminal as it is), a trailing dot, and a name the same as another's after
+// NFC. A decomposed name is written in NFC, in a folder and in a ZIP archive marked UTF-8.
+func TestEncodeBatchNames(t *testing.T) {
+	dir := t.TempDir()
+	file := "text,filename\n" +
+		"a,CON\n" + // line 2
+		"b,C:evil\n" +
+		"c,pay\u202Egpj.svg\n" +
+		"d,menu.\n" +
+		"e,Caf\u00e9\n" + // line 6: fine
+		"f,Cafe\u0301\n" // line 7: line 6's name after NFC
+	code, stderr := encodeArgs(t, file, "-batch", "-", "-o", filepath.Join(dir, "codes.zip"))
+	if code != 2 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"-: 5 rows are invalid; nothing was written", "-:2: filename: ", "a Windows device name", "-:3: filename: ",
+		"Windows does not allow", "-:4: filename: filename \"pay\\u202egpj.svg\" holds U+202E", "-:5: filename: ", "ends with a dot",
+		"-:7: filename: the file name \"Caf\u00e9.svg\" is item 4's too"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "\u202e") {
+		t.Errorf("stderr holds U+202E as it is:\n%s", stderr)
+	}
+	good := "text,filename\nhello,Cafe\u0301 menu\u0308\n"
+	folder := filepath.Join(dir, "codes") + "/"
+	if code, stderr := encodeArgs(t, good, "-batch", "-", "-o", folder); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(folder); len(entries) != 1 || entries[0].Name() != "Caf\u00e9 men\u00fc.svg" {
+		t.Errorf("the folder holds %v, want the name in NFC", entries)
+	}
+	out := filepath.Join(dir, "codes.zip")
+	if code, stderr := encodeArgs(t, good, "-batch", "-", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	zr, err := zip.OpenReader(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if f := zr.File[0]; f.Name != "Caf\u00e9 men\u00fc.svg" || f.Flags&(1<<11) == 0 || f.NonUTF8 {
+		t.Errorf("entry %+q, flags %#x: want the name in NFC, marked UTF-8", f.Name, f.Flags)
+	}
+}
+
 // BenchmarkEncodeBatch makes batches of 1,000 URL codes (1024 px, the defaults) into a ZIP
 // archive through bananaqr encode -batch, as SVG and as PNG, and reports codes a second. Run
 // with -benchtime=1x for one batch, or a 10,000-row file with BANANAQR_BATCH_ROWS=10000.

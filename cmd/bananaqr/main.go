@@ -17,12 +17,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
@@ -357,9 +360,11 @@ func payloadFlags(fs *flag.FlagSet) *payloadFields {
 // that encode and the service take the same fields and make the same payloads.
 func (f *payloadFields) request() (payload.Request, error) {
 	body := map[string]any{}
-	for name, v := range f.values {
-		if *v != "" {
-			body[name] = *v
+	for _, name := range slices.Sorted(maps.Keys(f.values)) {
+		if v := *f.values[name]; !utf8.ValidString(v) { // json.Marshal would write U+FFFD for its bytes
+			return payload.Request{}, api.NewError(payload.CodeInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
+		} else if v != "" {
+			body[name] = v
 		}
 	}
 	if *f.hidden {
