@@ -42,6 +42,11 @@ type Config struct {
 	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
 	// (default 256), and beyond that they are refused with OVERLOADED.
 	MaxActive, MaxQueue int
+	// MaxBuffered is the bytes that requests may hold in memory at once beyond their places at
+	// work: answers made and being written, codes of batches waiting for their turn in the
+	// archive (default DefaultMaxBuffered). A request that would go over it is refused with
+	// OVERLOADED and the time until it would likely fit.
+	MaxBuffered int64
 	// Observer hears the Gate's decisions; nil for none.
 	Observer Observer
 }
@@ -53,8 +58,14 @@ type Gate struct {
 	maxQueue int64
 	observer Observer
 	active   chan struct{} // a token per place at work
-	waiting  atomic.Int64  // requests waiting for a token
+	waiting  atomic.Int64  // requests waiting for a token, and batches admitted (Enter)
+	memory   *Budget
 }
+
+// DefaultMaxBuffered is the memory requests may hold beyond their places unless
+// Config.MaxBuffered says otherwise: 48 MiB, which keeps the service within some 150 MB
+// whatever its callers ask (bench/memory.sh).
+const DefaultMaxBuffered = 48 << 20
 
 // New returns the Gate of cfg.
 func New(cfg Config) *Gate {
@@ -67,8 +78,11 @@ func New(cfg Config) *Gate {
 	if cfg.Observer == nil {
 		cfg.Observer = nop{}
 	}
+	if cfg.MaxBuffered <= 0 {
+		cfg.MaxBuffered = DefaultMaxBuffered
+	}
 	return &Gate{limiter: cfg.Limiter, maxQueue: int64(cfg.MaxQueue), observer: cfg.Observer,
-		active: make(chan struct{}, cfg.MaxActive)}
+		active: make(chan struct{}, cfg.MaxActive), memory: NewBudget(cfg.MaxBuffered, nil)}
 }
 
 // Admit counts a request of caller against its budget: false when over it, with the limiter's
@@ -98,13 +112,28 @@ func (g *Gate) AdmitN(ctx context.Context, caller string, n int) (ratelimit.Deci
 	return d, d.Allowed
 }
 
+// Refund gives n codes of caller back to its budget: codes counted by Admit or AdmitN that were
+// not made because the service was busy (OVERLOADED), so that only what is made is charged. It
+// returns the budget afterwards (zero when there is no limiter, or the limiter failed: it logs
+// that itself, and the codes stay counted).
+func (g *Gate) Refund(ctx context.Context, caller string, n int) ratelimit.Decision {
+	if g.limiter == nil || n <= 0 {
+		return ratelimit.Decision{}
+	}
+	d, err := g.limiter.Refund(context.WithoutCancel(ctx), caller, n)
+	if err != nil {
+		return ratelimit.Decision{}
+	}
+	return d
+}
+
 // Code makes the code of req (generate.Code) once it has a place, timing it. Its errors are
 // generate.Code's, OVERLOADED when the queue is full, and ctx's error when the request is
 // cancelled while it waits.
 func (g *Gate) Code(ctx context.Context, req *api.Request) (*generate.Result, error) {
 	if err := g.Acquire(ctx); err != nil {
 		if errors.Is(err, ErrOverloaded) {
-			return nil, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
+			return nil, queueFull()
 		}
 		return nil, err
 	}

@@ -30,6 +30,8 @@ func (l limiter) Allow(context.Context, string) (ratelimit.Decision, error) { re
 
 func (l limiter) AllowN(context.Context, string, int) (ratelimit.Decision, error) { return l.d, l.err }
 
+func (l limiter) Refund(context.Context, string, int) (ratelimit.Decision, error) { return l.d, l.err }
+
 // TestAdmit checks the rate limit's decisions: none without a limiter, a refusal observed, and
 // a failing backend let through (fail open) and observed unless the caller had hung up.
 func TestAdmit(t *testing.T) {

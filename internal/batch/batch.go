@@ -50,10 +50,12 @@ func (e Errors) Error() string {
 	return fmt.Sprintf("batch: %d items are invalid, the first (item %d): %s", len(e), e[0].Index, e[0].Err.Message)
 }
 
-// Entry is an item that passed the checks: its request and its file's name.
+// Entry is an item that passed the checks: its request, its file's name, and the modules a side
+// of its image, the quiet zone included (for Bound).
 type Entry struct {
 	Request api.Request
 	Name    string
+	Modules int
 }
 
 // Formats returns the formats a batch may hold, each written as one file: the API's formats
@@ -142,7 +144,7 @@ func check(it *Item) (Entry, *api.Error) {
 			return Entry{}, api.ErrorOf(err)
 		}
 	}
-	return Entry{Request: r, Name: name}, nil
+	return Entry{Request: r, Name: name, Modules: s.Size() + 2*r.Margin}, nil
 }
 
 // extension returns the file extension of format f, and whether a batch can hold f.
@@ -172,17 +174,30 @@ func forEach(n, workers int, f func(i int)) {
 	wg.Wait()
 }
 
-// Maker makes the code of one request: generate.Code, or a Gate's Code within the bound on work.
-type Maker func(ctx context.Context, r *api.Request) (*generate.Result, error)
+// Maker makes the code of one request and hands it to use, releasing it afterwards:
+// generate.Code, or a place at work of admission's, so that use (Make's prepare, which
+// compresses the image) is within the bound on work too, and only what use keeps outlives it.
+type Maker func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error
 
 // Local is the Maker of a machine of its own: generate.Code.
-func Local(_ context.Context, r *api.Request) (*generate.Result, error) { return generate.Code(r) }
+func Local(_ context.Context, r *api.Request, use func(*generate.Result) error) error {
+	res, err := generate.Code(r)
+	if err != nil {
+		return err
+	}
+	defer res.Release()
+	return use(res)
+}
+
+// Window returns how many codes Make holds at once with workers: made or being made, not yet
+// handed to put.
+func Window(workers int) int { return 2 * max(1, workers) }
 
 // Make makes the entries' codes, workers at once, each worker turning a code's image into a T
 // with prepare (which must copy what it keeps: the image's memory is reused afterwards), and
 // hands the Ts to put in entry order. It stops at the first error, of a code, prepare or put,
-// and returns it; a code's error carries its entry's index (see IndexOf). At most 4·workers
-// codes are held at once, whatever the batch's length.
+// and returns it; a code's error carries its entry's index (see IndexOf). At most
+// Window(workers) codes are held at once, whatever the batch's length (see Held).
 func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 	prepare func(e *Entry, image []byte) (T, error), put func(i int, e *Entry, v T) error) error {
 	type made struct {
@@ -196,19 +211,20 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 	for i := range slots {
 		slots[i] = make(chan made, 1)
 	}
-	window := make(chan struct{}, 4*workers) // codes made or being made, not yet put: the memory held
+	window := make(chan struct{}, Window(workers)) // codes made or being made, not yet put: the memory held
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
 				var m made
-				res, err := code(ctx, &entries[i].Request)
+				e := &entries[i]
+				err := code(ctx, &e.Request, func(res *generate.Result) error {
+					m.v, m.err = prepare(e, res.Image(e.Request.Format))
+					return nil
+				})
 				if err != nil {
 					m.err = &madeError{Index: i, Err: err}
-				} else {
-					m.v, m.err = prepare(&entries[i], res.Image(entries[i].Request.Format))
-					res.Release()
 				}
 				slots[i] <- m
 			}
@@ -232,10 +248,10 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 	var err error
 	for i := range entries {
 		m := <-slots[i]
-		<-window
 		if err = m.err; err == nil {
 			err = put(i, &entries[i], m.v)
 		}
+		<-window // the code is written: its memory may go to the next
 		if err != nil {
 			break
 		}
@@ -243,6 +259,32 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 	cancel()
 	wg.Wait()
 	return err
+}
+
+// Bound returns the most bytes the image of entry e can take: 40 bytes a module of its side
+// squared and 64 KiB (a rounded PDF or EPS takes about 27 a module and a logo some 5 KiB; a PNG of
+// few modules at 2048 pixels some 50 a module, well within the 64 KiB). TestBound holds every
+// format and style to it. A compressed entry is no larger (DEFLATE adds a few bytes a stored
+// block of 64 KiB, within the bound's margin).
+func Bound(e *Entry) int64 {
+	m := int64(e.Modules)
+	return 40*m*m + 64<<10
+}
+
+// Held returns the most bytes Make holds at once for entries with workers: the Bound of the
+// Window(workers) largest entries. These are the codes made and not yet written; the code being
+// made is within its Maker's place, and put's own buffers are not counted.
+func Held(entries []Entry, workers int) int64 {
+	bounds := make([]int64, len(entries))
+	for i := range entries {
+		bounds[i] = Bound(&entries[i])
+	}
+	slices.Sort(bounds)
+	var sum int64
+	for i := len(bounds) - 1; i >= 0 && i >= len(bounds)-Window(min(workers, len(entries))); i-- {
+		sum += bounds[i]
+	}
+	return sum
 }
 
 // CopyImage is the prepare of Make that keeps each image as it is, in memory of its own.

@@ -199,11 +199,11 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	failing := func(ctx context.Context, r *api.Request) (*generate.Result, error) {
+	failing := func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error {
 		if r == &entries[17].Request {
-			return nil, api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
+			return api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
 		}
-		return generate.Code(r)
+		return Local(ctx, r, use)
 	}
 	var put []int
 	err := Make(context.Background(), entries, 4, failing, CopyImage, func(i int, _ *Entry, _ []byte) error {

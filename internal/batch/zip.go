@@ -100,17 +100,25 @@ func (z *Zip) Add(e *Entry, c Compressed) error {
 // Close writes the archive's central directory; the archive is whole only then.
 func (z *Zip) Close() error { return z.w.Close() }
 
-// WriteZip makes the entries' codes (Make) and writes them to w as a ZIP archive; progress,
-// when not nil, is told how many are written after each.
+// WriteZip makes the entries' codes (Make) and writes them to w as a ZIP archive, each entry as
+// soon as it is made and its turn has come (so that the archive need never be held whole);
+// progress, when not nil, is told how many are written after each, once the entry has left the
+// archive's buffer for w (progress may flush w onwards). The archive is whole only when WriteZip
+// returns nil: after an error it lacks its central directory, and what was written of it must
+// not pass for an archive.
 func WriteZip(ctx context.Context, w io.Writer, entries []Entry, workers int, code Maker, progress func(done int)) error {
 	z := NewZip(w)
 	err := Make(ctx, entries, workers, code, Compress, func(i int, e *Entry, c Compressed) error {
 		if err := z.Add(e, c); err != nil {
 			return err
 		}
-		if progress != nil {
-			progress(i + 1)
+		if progress == nil {
+			return nil
 		}
+		if err := z.w.Flush(); err != nil {
+			return err
+		}
+		progress(i + 1)
 		return nil
 	})
 	if err != nil {

@@ -4,13 +4,14 @@
 package httpapi
 
 import (
-	"bytes"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/batch"
 )
 
@@ -38,8 +39,13 @@ var batchDisposition = []string{`attachment; filename="qr-codes.zip"`}
 // batch.MaxJSONBody bytes, each the body of POST /api/qr-code with an optional filename. The
 // array is read, then its requests are counted against the caller's budget at once (all or, over
 // it, none: 429 and nothing counted), then every request is checked (any failing: 400
-// BATCH_INVALID with each failing request's index and error, and no code made), then the codes
-// are made, each within the bound on work, and sent as one ZIP archive.
+// BATCH_INVALID with each failing request's index and error, and no code made), then the batch
+// is admitted to the bound on work and memory (503 OVERLOADED when the queue is full or the
+// memory it would hold does not fit, with its codes given back to the caller's budget), and only
+// then are the codes made, each within the bound on work, and sent as one ZIP archive, each
+// file as soon as it is made (the archive is never held whole). Every refusal comes before the
+// first byte of the archive; a failure after it (the client gone, a write failing) cuts the
+// connection, so that a part can never pass for a whole archive, and is logged.
 func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 	setShared(w.Header(), headerCacheControl, "private, no-store")
 	body, err := readJSONBody(w, r, batch.MaxJSONBody, "Send at most 256 KiB in a batch; 60 codes' requests need far less.")
@@ -60,24 +66,78 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeBatchError(w, len(items), errs)
 		return
 	}
-	var zipped bytes.Buffer
-	if err := batch.WriteZip(r.Context(), &zipped, entries, batch.Workers(), s.gate.Code, nil); err != nil {
-		if r.Context().Err() != nil {
-			if rec, ok := w.(*accesslog.Recorder); ok {
-				rec.Status = statusClientClosed // as writeCode: the client is gone
-			}
-			return
-		}
-		if api.ErrorOf(err).Code == api.CodeOverloaded {
-			setShared(w.Header(), headerRetryAfter, "1")
-		}
-		s.writeError(w, r, err)
+	ticket, err := s.gate.Enter(batch.Held(entries, batch.Workers()))
+	if err != nil {
+		s.writeBusy(w, r, err, len(items))
 		return
 	}
+	defer ticket.Done()
+	out := &archiveWriter{w: w}
+	flush := http.NewResponseController(w)
+	err = batch.WriteZip(r.Context(), out, entries, batch.Workers(), ticket.Code, func(done int) {
+		out.done = done
+		flush.Flush() // each file on its way as soon as it is made
+	})
+	switch {
+	case err == nil:
+	case out.started:
+		s.cutBatch(w, r, err, out.done, len(entries))
+	case r.Context().Err() != nil:
+		if rec, ok := w.(*accesslog.Recorder); ok {
+			rec.Status = statusClientClosed // as writeCode: the client is gone
+		}
+	default:
+		s.writeError(w, r, err)
+	}
+}
+
+// archiveWriter writes a batch's archive to the client: the first write sends the 200 and the
+// archive's headers, then the body streams (chunked, without a Content-Length: its length is
+// known only at its end).
+type archiveWriter struct {
+	w       http.ResponseWriter
+	started bool
+	done    int // files written whole
+}
+
+// Write writes p to the archive's body, sending the 200 and its headers first.
+func (a *archiveWriter) Write(p []byte) (int, error) {
+	if !a.started {
+		a.started = true
+		h := a.w.Header()
+		setShared(h, headerContentType, "application/zip")
+		h[headerContentDisposition] = batchDisposition
+		a.w.WriteHeader(http.StatusOK)
+	}
+	return a.w.Write(p)
+}
+
+// cutBatch ends a batch whose archive failed after its 200 was sent: it logs the failure and
+// aborts the connection (http.ErrAbortHandler, which net/http does not log), so that the client
+// sees a response cut short (no last chunk; the archive without its central directory), never a
+// whole archive. The access log has no line for it: the log is this one.
+func (s *Server) cutBatch(w http.ResponseWriter, r *http.Request, err error, done, n int) {
+	level, why := slog.LevelError, "the service failed"
+	if r.Context().Err() != nil {
+		level, why = slog.LevelWarn, "the client went away"
+	}
+	s.cfg.Logger.Log(r.Context(), level, "batch cut off after its 200: "+why+"; the connection is aborted",
+		"error", err.Error(), "files_sent", done, "files", n, "request_id", requestID(w))
+	panic(http.ErrAbortHandler)
+}
+
+// writeBusy answers 503 OVERLOADED (err, from the bound on work or memory) for a request of n
+// codes that were counted and not made: they are given back to the caller's budget (so that only
+// what is made is charged), the RateLimit-* headers say the budget after that, and Retry-After
+// says how long to wait, in whole seconds, at least one.
+func (s *Server) writeBusy(w http.ResponseWriter, r *http.Request, err error, n int) {
 	h := w.Header()
-	setShared(h, headerContentType, "application/zip")
-	h[headerContentDisposition] = batchDisposition
-	writeBody(w, http.StatusOK, zipped.Bytes())
+	if d := s.gate.Refund(r.Context(), s.caller(r), n); d.Limit > 0 {
+		s.setBudget(h, d)
+	}
+	wait, _ := admission.RetryAfter(err)
+	setNumber(h, headerRetryAfter, max(1, int((wait+time.Second-1)/time.Second)), nil)
+	s.writeError(w, r, err)
 }
 
 // writeBatchError answers 400 BATCH_INVALID with the errors of a batch of n requests.

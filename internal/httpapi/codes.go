@@ -121,12 +121,19 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			return
 		}
 		if api.ErrorOf(err).Code == api.CodeOverloaded {
-			setShared(w.Header(), headerRetryAfter, "1")
+			s.writeBusy(w, r, err, 1)
+			return
 		}
 		s.writeError(w, r, err)
 		return
 	}
 	defer res.Release()
+	held, err := s.gate.Hold(answerBytes(req, res))
+	if err != nil {
+		s.writeBusy(w, r, err, 1)
+		return
+	}
+	defer held.Release()
 	p := res.Payload
 	h := w.Header()
 	setShared(h, headerPayloadType, string(p.Type))
@@ -161,6 +168,20 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 		return
 	}
 	writeCompressible(w, r, res.Image(req.Format))
+}
+
+// answerBytes returns the most memory the answer of res holds while it is written, for the
+// memory budget: its image, and as much again for the gzip copy of a compressible one; for JSON,
+// the SVG and the PNG's base64 (a third larger) three times over (the result's images, the
+// answer's strings and the body they are written into).
+func answerBytes(req *api.Request, res *generate.Result) int64 {
+	switch req.Format {
+	case api.FormatJSON:
+		return 3 * int64(len(res.SVG)+2*len(res.PNG))
+	case api.FormatPNG:
+		return int64(len(res.PNG))
+	}
+	return 2 * int64(len(res.Image(req.Format)))
 }
 
 // jsonResponse returns the JSON response of a code (spec 2.2).

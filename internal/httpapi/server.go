@@ -42,6 +42,9 @@ type Config struct {
 	// MaxActive codes are made at once (default GOMAXPROCS); up to MaxQueue more requests wait
 	// (default 256), and beyond that they get 503.
 	MaxActive, MaxQueue int
+	// MaxBuffered is the bytes of answers the service may hold in memory at once (default
+	// admission.DefaultMaxBuffered); beyond it requests get 503.
+	MaxBuffered int64
 	// Logger gets the service's faults, and the access log unless AccessLog is set (default
 	// slog.Default()).
 	Logger *slog.Logger
@@ -85,7 +88,7 @@ func New(cfg Config) *Server {
 		s.access = accesslog.FromLogger(cfg.Logger)
 	}
 	s.gate = admission.New(admission.Config{Limiter: cfg.Limiter, MaxActive: cfg.MaxActive, MaxQueue: cfg.MaxQueue,
-		Observer: s.metrics})
+		MaxBuffered: cfg.MaxBuffered, Observer: s.metrics})
 	s.routes = s.routeTable()
 	s.limitValue = []string{strconv.Itoa(cfg.RateLimit)}
 	return s

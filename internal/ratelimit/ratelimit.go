@@ -24,10 +24,16 @@ type Decision struct {
 
 // A Limiter decides whether a caller may make one more code (Allow), or n more at once
 // (AllowN: all or none, so a caller whose budget has room for fewer than n has none of them
-// counted). Implementations are safe for concurrent use.
+// counted), and gives back codes counted but not made (Refund: the service was too busy to make
+// them). Implementations are safe for concurrent use, and both report the same Decision for the
+// same history: Remaining, Reset and RetryAfter follow from the caller's TAT alone (decide).
 type Limiter interface {
 	Allow(ctx context.Context, caller string) (Decision, error)
 	AllowN(ctx context.Context, caller string, n int) (Decision, error)
+	// Refund gives n codes back to caller's budget, as if they had never been counted: by GCRA
+	// it moves the TAT back n intervals, never before now (a budget is never more than whole).
+	// Its Decision is the budget afterwards, Allowed true.
+	Refund(ctx context.Context, caller string, n int) (Decision, error)
 }
 
 // Memory is a Limiter that keeps each caller's budget in memory by GCRA, the generic cell rate
@@ -98,22 +104,48 @@ func (m *Memory) AllowN(_ context.Context, caller string, n int) (Decision, erro
 	}
 	tat, seen := m.tat[key]
 	tat = max(tat, now)
-	d := Decision{Limit: m.limit}
-	if tat+int64(n-1)*m.interval-now <= m.burst {
-		d.Allowed = true
+	allowed := tat+int64(n-1)*m.interval-now <= m.burst
+	if allowed {
 		tat += int64(n) * m.interval
 		if !seen && len(m.tat) >= m.maxCallers {
 			m.makeRoom(now)
 		}
 		m.tat[key] = tat
 	}
-	debt := tat - now // until the budget is whole again
-	d.Remaining = int(max(0, (m.burst+m.interval-debt)/m.interval))
-	d.Reset = time.Duration(debt)
-	if !d.Allowed {
-		d.RetryAfter = time.Duration(debt + int64(n-1)*m.interval - m.burst)
+	return decide(m.limit, m.interval, tat-now, n, allowed), nil
+}
+
+// Refund gives n codes back to caller's budget: its TAT moves back n intervals, to now at the
+// earliest, and a caller whose budget is whole again is forgotten.
+func (m *Memory) Refund(_ context.Context, caller string, n int) (Decision, error) {
+	n = max(n, 1)
+	now := m.now().UnixNano()
+	key := maphash.String(m.seed, caller)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	tat, seen := m.tat[key]
+	tat = max(tat-int64(n)*m.interval, now)
+	if seen && tat > now {
+		m.tat[key] = tat
+	} else {
+		delete(m.tat, key)
 	}
-	return d, nil
+	return decide(m.limit, m.interval, tat-now, 0, true), nil
+}
+
+// decide returns the Decision of a GCRA budget of limit codes, one every interval nanoseconds,
+// whose TAT is debt nanoseconds ahead of now once a request of n codes was counted (allowed) or
+// refused: Remaining is how many single codes would pass now, Reset how long until the budget
+// is whole, and RetryAfter, for a request refused, how long until the same request would pass.
+// Both limiters decide by it, so that they report the same budget.
+func decide(limit int, interval, debt int64, n int, allowed bool) Decision {
+	burst := interval * int64(limit-1) // how far ahead of now a TAT may be and still admit one
+	d := Decision{Allowed: allowed, Limit: limit, Reset: time.Duration(debt)}
+	d.Remaining = int(max(0, (burst+interval-debt)/interval))
+	if !allowed {
+		d.RetryAfter = time.Duration(max(0, debt+int64(n-1)*interval-burst))
+	}
+	return d
 }
 
 // sweep forgets the callers whose budget is whole again.

@@ -5,28 +5,31 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 )
 
 // Redis is a Limiter kept in Redis, so that every replica of the service shares each caller's
-// budget. It uses redis_rate's GCRA (generic cell rate algorithm: a leaky bucket of Limit
-// requests that drains evenly over the window, one atomic Lua script a request), so at most
-// Limit requests pass in a burst and then one every window/Limit.
+// budget. It keeps the same GCRA (generic cell rate algorithm) as Memory, one atomic Lua script
+// a request (gcraScript), so at most Limit requests pass in a burst and then one every
+// window/Limit, and it reports the same Decision as Memory for the same history (decide). The
+// state is redis_rate's: a caller's TAT in seconds since 2017 under "rate:" and its key, so
+// that a replica of an older version, which used redis_rate, shares the budget.
 //
 // When Redis cannot be reached, Allow lets the request through (fail open: refusing everyone
 // because a counter is down would turn a limiter fault into an outage), returns ErrBackend so
 // that the caller can count it, and logs the fault at most once per LogInterval. go-redis
 // reconnects by itself, so limiting resumes as soon as Redis answers again.
 type Redis struct {
-	client  *redis.Client
-	limiter *redis_rate.Limiter
-	limit   redis_rate.Limit
-	logger  *slog.Logger
+	client   *redis.Client
+	limit    int
+	interval int64 // nanoseconds between requests at the steady rate: a minute/limit
+	logger   *slog.Logger
 
 	logEvery time.Duration
 	mu       sync.Mutex
@@ -55,8 +58,7 @@ func NewRedis(url string, limit int, logger *slog.Logger) (*Redis, error) {
 	opts.WriteTimeout = 100 * time.Millisecond
 	opts.PoolTimeout = 100 * time.Millisecond
 	opts.MaxRetries = -1 // no retries: fail open at once
-	client := redis.NewClient(opts)
-	r := &Redis{client: client, limiter: redis_rate.NewLimiter(client), limit: redis_rate.PerMinute(limit),
+	r := &Redis{client: redis.NewClient(opts), limit: limit, interval: max(int64(time.Minute)/int64(max(limit, 1)), 1),
 		logger: logger, logEvery: LogInterval}
 	r.up.Store(true)
 	return r, nil
@@ -77,19 +79,43 @@ func (r *Redis) Allow(ctx context.Context, caller string) (Decision, error) {
 	return r.AllowN(ctx, caller, 1)
 }
 
-// AllowN takes n requests from caller's budget in Redis, all or none (redis_rate's AllowN: a
-// refused batch leaves the budget as it was).
+// AllowN takes n requests from caller's budget in Redis, all or none: a refused batch leaves
+// the budget as it was.
 func (r *Redis) AllowN(ctx context.Context, caller string, n int) (Decision, error) {
-	n = max(n, 1)
-	open := Decision{Allowed: true, Limit: r.limit.Rate, Remaining: r.limit.Rate}
+	return r.run(ctx, caller, max(n, 1), false)
+}
+
+// Refund gives n requests back to caller's budget in Redis: its TAT moves back n intervals, to
+// now at the earliest.
+func (r *Redis) Refund(ctx context.Context, caller string, n int) (Decision, error) {
+	return r.run(ctx, caller, max(n, 1), true)
+}
+
+// run counts n requests of caller (or gives them back, refund) by gcraScript, failing open.
+func (r *Redis) run(ctx context.Context, caller string, n int, refund bool) (Decision, error) {
+	open := Decision{Allowed: true, Limit: r.limit, Remaining: r.limit}
 	if time.Now().UnixNano() < r.retryAt.Load() {
 		return open, &ErrBackend{errCoolingDown}
 	}
-	res, err := r.limiter.AllowN(ctx, "bananaqr:ratelimit:"+caller, r.limit, n)
+	mode := "allow"
+	if refund {
+		mode = "refund"
+	}
+	res, err := gcraScript.Run(ctx, r.client, []string{"rate:bananaqr:ratelimit:" + caller},
+		r.limit, float64(r.interval)/1e9, n, mode).Slice()
 	if err != nil && ctx.Err() != nil {
 		// The caller gave up, not Redis: no fault, or one client hanging up would lift the
 		// limit for everyone for the cooldown.
 		return open, ctx.Err()
+	}
+	var debt float64
+	if err == nil {
+		err = errUnexpected
+		if len(res) == 2 {
+			if s, ok := res[1].(string); ok {
+				debt, err = strconv.ParseFloat(s, 64)
+			}
+		}
 	}
 	if err != nil {
 		r.fault(err)
@@ -98,12 +124,45 @@ func (r *Redis) AllowN(ctx context.Context, caller string, n int) (Decision, err
 	if !r.up.Swap(true) {
 		r.logger.Info("rate limiter: redis is back")
 	}
-	d := Decision{Allowed: res.Allowed > 0, Limit: r.limit.Rate, Remaining: res.Remaining, Reset: res.ResetAfter}
-	if !d.Allowed {
-		d.RetryAfter = max(res.RetryAfter, 0)
-	}
-	return d, nil
+	allowed, _ := res[0].(int64)
+	return decide(r.limit, r.interval, int64(math.Round(debt*1e9)), n, allowed == 1), nil
 }
+
+// errUnexpected is the error of an answer of gcraScript that is not {allowed, debt}.
+var errUnexpected = errors.New("unexpected answer of the rate limit's script")
+
+// gcraScript counts ARGV[3] requests against the budget of ARGV[1] requests, one every ARGV[2]
+// seconds, kept at KEYS[1] (mode "allow": all or none), or gives them back (mode "refund"),
+// by the same arithmetic as Memory; it answers whether they were counted (1 or 0; 1 for a
+// refund) and the debt afterwards, the TAT less now in seconds, as a string (Lua's numbers
+// would reach Go as integers). The TAT is redis_rate's: seconds since 2017-01-01, a double
+// precise to well under a microsecond until 2048. Redis's own clock (TIME) is every
+// replica's. Scripts are replicated by their effects (the default since Redis 5).
+var gcraScript = redis.NewScript(`
+local limit = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
+local t = redis.call("TIME")
+local now = (tonumber(t[1]) - 1483228800) + tonumber(t[2]) / 1000000
+local tat = tonumber(redis.call("GET", KEYS[1]) or now)
+tat = math.max(tat, now)
+local counted = 0
+if ARGV[4] == "refund" then
+  tat = math.max(tat - n * interval, now)
+  counted = 1
+elseif tat + (n - 1) * interval - now <= (limit - 1) * interval then
+  tat = tat + n * interval
+  counted = 1
+end
+if counted == 1 then
+  if tat > now then
+    redis.call("SET", KEYS[1], string.format("%.6f", tat), "PX", math.ceil((tat - now) * 1000))
+  else
+    redis.call("DEL", KEYS[1])
+  end
+end
+return {counted, string.format("%.9f", tat - now)}
+`)
 
 // fault notes that Redis failed, logging it at most once per interval.
 func (r *Redis) fault(err error) {
