@@ -1,0 +1,48 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+)
+
+func TestListSome(t *testing.T) {
+	var items []string
+	for i := range 25 {
+		items = append(items, fmt.Sprint(i))
+	}
+	if got := listSome(items[:3]); got != "0, 1, 2" {
+		t.Errorf("listSome of 3 = %q", got)
+	}
+	if got := listSome(items); got != "0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 15 more" {
+		t.Errorf("listSome of 25 = %q", got)
+	}
+}
+
+// TestServiceBounds: the service itself refuses lists past ItemLimits, whatever the edge's
+// schema checked, and names of the form of an id.
+func TestServiceBounds(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	svc := New(st, nil)
+	must(st.CreateUser(ctx, "Anna"))(t)
+	anna := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
+	var members []string
+	splits := map[string]json.Number{}
+	for i := range MaxGroupMembers {
+		members = append(members, fmt.Sprint("P", i))
+		splits[fmt.Sprint("P", i)] = "1"
+	}
+	_, err := svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Big", Currency: "EUR", Members: members})
+	wantCode(t, err, CodeInvalidInput, "members has 50 entries; at most 49")
+	splits["me"] = "1"
+	_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "x", Amount: "51", Currency: "EUR", Splits: splits})
+	wantCode(t, err, CodeInvalidInput, "splits has 51 entries; at most 50")
+	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16), Currency: "EUR"})
+	wantCode(t, err, CodeInvalidInput, "form of a group id")
+	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16) + "x", Currency: "EUR"}))(t)
+}
