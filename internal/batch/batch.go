@@ -101,7 +101,7 @@ func Plan(items []Item, workers int) ([]Entry, Errors) {
 		}
 		if errs[i] == nil {
 			if prev, dup := seen[nameKey(entries[i].Name)]; dup {
-				errs[i] = api.NewError(api.CodeInvalidValue, "filename", "Give each item a file name of its own.",
+				errs[i] = api.NewError(api.CodeInvalidValue, "filename", "Give each item a file name of its own: names are compared in any case and in Unicode NFC, as Windows and macOS compare them.",
 					"the file name %q is item %d's too", entries[i].Name, prev)
 			}
 		}
