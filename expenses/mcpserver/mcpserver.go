@@ -220,7 +220,7 @@ func (e *edge) addGroupTools(server *mcp.Server) {
 func (e *edge) addPeopleTools(server *mcp.Server) {
 	svc := e.svc
 	addTool(e, server, "add_friend", "Add a friend", write(false, true),
-		`Asks the registered user of that name to be friends. When they have asked for you too, you become friends (status "friends") and can name each other in groups, expenses and payments; otherwise the request is kept (status "requested") until they add you. The answer is the same whether or not the name is registered. Friends without an account need no request: create_group adds them by name.`,
+		`Asks the registered user of that name to be friends. When they have asked for you too, you become friends (status "friends"): you can invite each other to groups and share expenses and payments; otherwise the request is kept (status "requested") until they add you. The answer is the same whether or not the name is registered. Friends without an account need no request: create_group adds them by name.`,
 		map[string]string{"name": "The other user's name."}, svc.AddFriend)
 	addTool(e, server, "list_friends", "List friends", readOnly(),
 		"Lists the caller's friends by the names the caller knows them by, and whether each has an account. Takes no parameters.",

@@ -22,8 +22,14 @@
 //     caller neither paid, has a share, recorded it, nor is a member of its group) is
 //     FORBIDDEN, for reading and writing alike. The answer reveals nothing of the record: the
 //     message is the same as for any other hidden record, and ids cannot be guessed;
-//   - group names are looked up only among the caller's own groups (names are not unique
-//     across users), so a name of someone else's group is NOT_FOUND like a missing one.
+//   - a group is looked up by id first (an id names one group, whoever made it), then by name
+//     only among the caller's own groups (names are not unique across users), so a name of
+//     someone else's group is NOT_FOUND like a missing one; names of the form of an id are
+//     refused, and a name several of the caller's groups have is INVALID_INPUT with their ids;
+//   - a group the caller is only invited to is FORBIDDEN, except to get_group and join_group.
+//
+// Consent (consent.go): a registered user is in a debt only with friends (add_friend, asked by
+// both) and members of groups they joined (join_group, invited by a friend).
 //
 // Errors that are not the caller's fault (the database is down) are returned as ordinary
 // errors, not *Error; the edge reports them as internal errors without details.
