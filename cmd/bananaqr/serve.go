@@ -21,6 +21,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/connlimit"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
@@ -37,6 +38,7 @@ type serveConfig struct {
 	rateLimit, maxActive, maxQueue           int
 	maxConns, maxConnsPerClient, ipv6Prefix  int
 	rateLimitCallers                         int
+	maxBufferedMiB                           int
 	shutdownTimeout, readHeaderTimeout       time.Duration
 	idleTimeout                              time.Duration
 	mcpAllowAnyHost, pprof                   bool
@@ -57,6 +59,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-addr: serve Go's runtime profiles (net/http/pprof) at /debug/pprof/ on that private address too")
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
+	fs.IntVar(&c.maxBufferedMiB, "max-buffered", admission.DefaultMaxBuffered>>20, "`MiB` of answers held in memory at once, all requests together (a batch's archive streams and holds only the codes waiting for their turn); beyond it requests get 503 with the seconds until answers being sent should be through")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 5*time.Second, "how long a client may take to send a request's headers (slow clients are cut off)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 30*time.Second, "how long a kept-alive connection may wait for its next request")
@@ -240,6 +243,9 @@ func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error)
 	if c.rateLimit < 0 {
 		return httpapi.Config{}, fmt.Errorf("--rate-limit %d: want 0 or more", c.rateLimit)
 	}
+	if c.maxBufferedMiB < 0 {
+		return httpapi.Config{}, fmt.Errorf("--max-buffered %d: want 1 or more (0: the default)", c.maxBufferedMiB)
+	}
 	if c.ipv6Prefix == 0 { // a serveConfig made in code, without the flags' defaults
 		c.ipv6Prefix = 64
 	}
@@ -247,7 +253,7 @@ func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error)
 		return httpapi.Config{}, fmt.Errorf("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
 	}
 	return httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, IPv6Prefix: c.ipv6Prefix, RateLimit: c.rateLimit, MaxActive: c.maxActive,
-		MaxQueue: c.maxQueue, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
+		MaxQueue: c.maxQueue, MaxBuffered: int64(c.maxBufferedMiB) << 20, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
 		OwnMetricsPort: c.metricsAddr != ""}, nil
 }
 

@@ -61,6 +61,9 @@ type Config struct {
 	// Code makes a code within the bound on simultaneous work it shares with the HTTP API
 	// (admission.Gate.Code).
 	Code func(context.Context, *api.Request) (*generate.Result, error)
+	// Refund gives n codes back to caller's budget, for a call counted and refused OVERLOADED
+	// (admission.Gate.Refund); nil for none.
+	Refund func(ctx context.Context, caller string, n int) ratelimit.Decision
 	// DisableLocalhostProtection turns off the SDK's DNS-rebinding protection, which refuses
 	// requests that reach a loopback listener with another Host: needed behind a reverse proxy
 	// on the same machine.
@@ -168,6 +171,9 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 			// The client cancelled the call or went away: no fault of the service, and no one
 			// to read a tool error. The SDK answers a JSON-RPC error, if anything.
 			return nil, ctx.Err()
+		}
+		if api.ErrorOf(err).Code == api.CodeOverloaded && t.cfg.Refund != nil {
+			t.cfg.Refund(ctx, caller.Key, 1) // not made: not charged
 		}
 		t.logFault(err)
 		return toolError(err), nil
