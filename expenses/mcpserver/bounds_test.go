@@ -96,3 +96,24 @@ func TestBoundsInSchemas(t *testing.T) {
 		t.Errorf("tools not listed: %v", want)
 	}
 }
+
+// TestErrorSize: an error about an oversized input never echoes the input.
+func TestErrorSize(t *testing.T) {
+	f := newFixture(t, storetest.Open(t, storetest.SQLitePath(t)))
+	anna := f.session(t, "Anna")
+	huge := strings.Repeat("x", 300_000)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"add_expense", map[string]any{"title": huge, "amount": 1, "currency": "EUR", "splits": map[string]any{"me": 1}}},
+		{"add_expense", map[string]any{"title": "x", "amount": 1, "currency": "EUR", "splits": map[string]any{huge: 1}}},
+		{"create_group", map[string]any{"name": "G", "currency": "EUR", "members": names(huge, 3, 0)}},
+		{"get_group", map[string]any{"name": huge}},
+		{"add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": huge}},
+	} {
+		if msg := wantError(t, anna, c.tool, c.args, service.CodeInvalidInput); len(msg) > 1000 {
+			t.Errorf("%s: the error is %d bytes long", c.tool, len(msg))
+		}
+	}
+}

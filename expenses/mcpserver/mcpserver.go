@@ -37,6 +37,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -51,6 +52,9 @@ const Version = "0.1.0"
 
 // CodeInternal is the code of an error that is not the caller's fault.
 const CodeInternal = "INTERNAL"
+
+// cutMark ends an error message cut to MaxErrorMessage.
+const cutMark = "… (cut)"
 
 // internalMessage is the message of an error that is not the caller's fault; the error itself
 // is logged.
@@ -415,7 +419,18 @@ func (e *edge) toolError(tool string, err error) *mcp.CallToolResult {
 	return errorResult(se)
 }
 
+// MaxErrorMessage is the longest message of a tool error, in bytes: the service's messages
+// are shorter by design (names are at most 100 characters, lists at most ten), and the SDK's
+// account of arguments that do not match the schema, which quotes the argument, is cut to it.
+const MaxErrorMessage = 1000
+
+// errorResult returns se as the tool error {error, code}, its message cut to MaxErrorMessage.
 func errorResult(se *service.Error) *mcp.CallToolResult {
+	if len(se.Message) > MaxErrorMessage {
+		cut := *se
+		cut.Message = strings.ToValidUTF8(se.Message[:MaxErrorMessage-len(cutMark)], "") + cutMark
+		se = &cut
+	}
 	text, _ := json.Marshal(se)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }

@@ -149,7 +149,7 @@ func (d *directory) describe(ctx context.Context, p store.Person) (string, error
 		where = append(where, "friend")
 	}
 	if gs := d.groups[p.ID]; len(gs) > 0 {
-		where = append(where, "in "+strings.Join(gs, ", "))
+		where = append(where, "in "+listSome(gs))
 	}
 	if p.UserID == nil {
 		where = append(where, "not registered")
