@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
@@ -29,14 +30,18 @@ func TestGroupBounds(t *testing.T) {
 		f := newFixture(t, st)
 		anna := f.session(t, "Anna")
 		// Members a call: 49 others (50 with the creator) pass, 50 do not, nor 2,000.
+		start := time.Now()
 		g := call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Big", "currency": "EUR",
 			"members": names("Member ", 49, 100)})
+		took := time.Since(start)
 		if len(g.Members) != 50 {
 			t.Fatalf("a group of 50: %d members", len(g.Members))
 		}
-		if b, _ := json.Marshal(g); len(b) > 16<<10 {
+		b, _ := json.Marshal(g)
+		if len(b) > 16<<10 {
 			t.Fatalf("get_group's answer for the largest group is %d bytes", len(b))
 		}
+		t.Logf("create_group of 49 new people with 100-character names: %v; the group is %d bytes of JSON", took, len(b))
 		for _, n := range []int{50, 2000} {
 			msg := wantError(t, anna, "create_group", map[string]any{"name": fmt.Sprint("Huge ", n), "currency": "EUR",
 				"members": names("Huge ", n, 8)}, service.CodeInvalidInput)
@@ -63,9 +68,12 @@ func TestGroupBounds(t *testing.T) {
 		if !strings.Contains(msg, "500") {
 			t.Fatalf("the friends bound is not said: %s", msg)
 		}
-		if fr := call[service.Friends](t, anna, "list_friends", nil); len(fr.Friends) != 491 {
+		fr := call[service.Friends](t, anna, "list_friends", nil)
+		if len(fr.Friends) != 491 {
 			t.Fatalf("Anna has %d friends, want 491", len(fr.Friends))
 		}
+		b, _ = json.Marshal(fr)
+		t.Logf("list_friends of 491 friends: %d bytes of JSON", len(b))
 		// An unknown name lists ten of the 492 people Anna knows and says how many more.
 		msg = wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Nobody"},
 			service.CodeInvalidInput)

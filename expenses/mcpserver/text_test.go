@@ -58,6 +58,7 @@ func TestControlCharacters(t *testing.T) {
 			{"create_group", group("type", "ho\x00me")},
 			{"create_group", group("members", []string{"Carl\x00"})},
 			{"get_group", map[string]any{"name": "Trip\x00"}},
+			{"join_group", map[string]any{"group": "Trip\x00"}},
 			{"list_groups", map[string]any{"cursor": "abc\x00"}},
 			{"list_groups", map[string]any{"cursor": cursor(`["trip\u0000","x"]`)}},
 			{"list_expenses", map[string]any{"group": "Trip\x00"}},

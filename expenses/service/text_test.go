@@ -15,7 +15,7 @@ import (
 func TestTextLimitsCoverEveryParameter(t *testing.T) {
 	r := true
 	for _, in := range []any{ListExpensesInput{Recurring: &r}, IDInput{}, AddExpenseInput{Splits: map[string]json.Number{"me": "1"}},
-		AddPaymentInput{}, ListGroupsInput{}, GetGroupInput{}, CreateGroupInput{Members: []string{"Ben"}}} {
+		AddPaymentInput{}, ListGroupsInput{}, GetGroupInput{}, CreateGroupInput{Members: []string{"Ben"}}, JoinGroupInput{}} {
 		if err := checkInput(in); err != nil {
 			t.Errorf("%T: %v", in, err)
 		}

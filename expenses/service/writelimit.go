@@ -16,7 +16,7 @@ const CodeRateLimited = "RATE_LIMITED"
 const DefaultWritesPerMinute = 120
 
 // LimitWrites makes the tools that write (add_expense, add_payment, delete_expense,
-// restore_expense, create_group and the friend tools) allow each user perMinute writes a
+// restore_expense, create_group, join_group and add_friend) allow each user perMinute writes a
 // minute, in bursts of up to perMinute; further writes are RATE_LIMITED with a RetryAfter.
 // The limit is the generic cell rate algorithm of ratelimit.Memory, keyed by user, in this
 // process: each replica limits on its own. perMinute 0 (the default of New) means no limit.
