@@ -160,8 +160,9 @@ func (d *directory) describe(ctx context.Context, p store.Person) (string, error
 	return n, nil
 }
 
-// knownNames lists, sorted and at most MaxListed of them, the names the caller may use: within members when it is not
-// nil, else of all friends and members of the caller's groups.
+// knownNames lists, sorted, the names the caller may use (at most MaxListed, and how many
+// more): within members when it is not nil, else of all friends and members of the caller's
+// groups.
 func (d *directory) knownNames(ctx context.Context, members []store.Member) (string, error) {
 	seen := map[string]bool{}
 	var names []string
