@@ -24,8 +24,8 @@ var svgTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
 
 // TestRawPrivateNotEchoed: raw data in the private formats that readers recognise (MECARD,
 // BIZCARD, MMSTO, mms:, SMTP, WIFI behind a byte-order mark, tel:, geo:, a calendar event, an EPC
-// payment code) is
-// echoed nowhere, by GET or POST: no X-QR-Payload, null payload, image_url and svg_url, a data
+// payment code, a URL with a password, a Swiss QR-bill, a Czech payment, Skype and WhatsApp
+// links) is echoed nowhere, by GET or POST: no X-QR-Payload, null payload, image_url and svg_url, a data
 // URI in markdown, only the type in the SVG's title; and the code still carries the data as is.
 func TestRawPrivateNotEchoed(t *testing.T) {
 	srv := httptest.NewServer(httpapi.New(httpapi.Config{OpenAPI: api.OpenAPI, Logger: slog.New(slog.DiscardHandler)}).Handler())
@@ -42,6 +42,13 @@ func TestRawPrivateNotEchoed(t *testing.T) {
 		{"geo:48.8582,2.2945", "text"},
 		{"BEGIN:VEVENT\r\nSUMMARY:secret\r\nDTSTART:20260101T090000Z\r\nEND:VEVENT\r\n", "text"},
 		{"BCD\n002\n1\nSCT\n\nAnna Secret\nDE89370400440532013000\nEUR12.3", "text"}, // an EPC payment code
+		{"https://alice:S3cr3tPw@intranet.example.com/", "text"},                     // a credential
+		{"ftp://user:pw@files.example.com/", "text"},
+		{"SPC\r\n0200\r\n1\r\nCH4431999123000889012\r\nS\r\nAnna Secret\r\n", "text"}, // a Swiss QR-bill
+		{"SPD*1.0*ACC:CZ5855000000001265098001*AM:480.50*CC:CZK", "text"},             // a Czech payment
+		{"skype:anna.secret?call", "text"},
+		{"whatsapp://send?phone=4915112345678", "text"},
+		{"https://wa.me/4915112345678", "url"},
 	} {
 		body, _ := json.Marshal(map[string]string{"data": c.data, "format": "json"})
 		for _, req := range []*http.Request{

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -111,6 +112,37 @@ func TestForwardedPortsSeparateBudgets(t *testing.T) {
 		// The proxy's own budget is untouched.
 		if r := ts.get(t, "/api/qr-code.svg?text=x"); r.status != http.StatusOK {
 			t.Errorf("the proxy itself after %s: %d", pair[0], r.status)
+		}
+	}
+}
+
+// TestMalformedHostNoLink: a Host that net/http lets through but that no URL can hold is taken
+// as no Host: the code is served without image_url and svg_url (warning NO_PUBLIC_URL), never
+// with a broken link; a host and port of RFC 3986 still make the links.
+func TestMalformedHostNoLink(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, c := range []struct {
+		host string
+		ok   bool
+	}{
+		{"a:b:c", false}, {"[::1", false}, {"[::1]x", false}, {"[203.0.113.1]", false}, {"x:99999", false},
+		{"x:-1", false}, {"x%zz", false}, {":80", false},
+		{"qr.example.com", true}, {"qr.example.com:8080", true}, {"[2001:db8::1]:8443", true}, {"[::1]", true},
+		{"203.0.113.1:80", true}, {"xn--caf-dma.example", true}, {"a%41.example", true},
+	} {
+		res, body := raw(t, ts, "GET /api/qr-code?url=example.com&format=json HTTP/1.1\r\nHost: "+c.host+"\r\nConnection: close\r\n\r\n")
+		var j api.Response
+		if res.StatusCode != http.StatusOK || json.Unmarshal(body, &j) != nil {
+			t.Fatalf("Host %s: %d %.200s", c.host, res.StatusCode, body)
+		}
+		if !c.ok {
+			if j.ImageURL != nil || j.SVGURL != nil || len(j.Warnings) != 1 || j.Warnings[0].Code != api.CodeNoPublicURL {
+				t.Errorf("Host %s: image_url %v, svg_url %v, warnings %+v", c.host, j.ImageURL, j.SVGURL, j.Warnings)
+			}
+			continue
+		}
+		if j.ImageURL == nil || !strings.HasPrefix(*j.ImageURL, "http://"+c.host+"/api/qr-code.png?") {
+			t.Errorf("Host %s: image_url %v", c.host, j.ImageURL)
 		}
 	}
 }
