@@ -39,6 +39,11 @@ func TestConsentByJoining(t *testing.T) {
 		wantError(t, alice, "add_expense", map[string]any{"title": "z", "amount": 5, "group": "Trip",
 			"splits": map[string]any{"me": 5}}, service.CodeNotFound)
 
+		// Nor can bob name alice: he knows her from no group he joined.
+		wantError(t, bob, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "alice"}, service.CodeInvalidInput)
+		wantError(t, bob, "add_expense", map[string]any{"title": "z", "amount": 5, "currency": "EUR",
+			"splits": map[string]any{"alice": 5}}, service.CodeInvalidInput)
+
 		// Both join Trip by their own consent: within it, alice may split with bob, and each may
 		// pay the other to settle up.
 		call[service.GroupDetails](t, alice, "join_group", map[string]any{"group": "Trip"})

@@ -72,7 +72,11 @@ func TestDebtsOnStrangers(t *testing.T) {
 			"splits": map[string]any{"bob": 5000}})
 		call[service.Expense](t, alice, "add_expense", map[string]any{"title": "y", "amount": 700, "currency": "EUR",
 			"splits": map[string]any{"bob": 700}})
-		// get_balances, list_groups, list_expenses, list_friends: bob's view holds none of it.
+		// add_payment: alice "pays" bob, her placeholder.
+		if p := call[service.Payment](t, alice, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "bob"}); p.To != "bob" {
+			t.Fatalf("add_payment: %+v", p)
+		}
+		// get_balances, list_groups, list_expenses: bob's view holds none of it.
 		noDebts(t, bob, "bob")
 		bobs := call[service.GroupPage](t, bob, "list_groups", nil)
 		if _, ok := groupNamed(bobs, "Scam"); ok {
