@@ -39,6 +39,15 @@ metadata and the 401's WWW-Authenticate name URLs (default: http://localhost:<po
 listening address when --addr names a host); --docs-url (env BANANAQR_EXPENSES_DOCS_URL) is
 the page on how to get a token that the metadata names (default: the one served at /).
 Tool calls need "Authorization: Bearer <token>"; without a valid one they are answered 401.
+
+serve bounds its connections as bananaqr serve does, with the same flags and defaults:
+--max-conns (connections open at once in all; default the open-file limit less 256, at most
+16384), --max-conns-per-client (from one IPv4 address or IPv6 prefix; default 256, at most a
+quarter of --max-conns; 0 for no bound, as behind a reverse proxy), --ipv6-prefix (default
+64), --read-header-timeout (default 5s) and --idle-timeout (default 30s); their env twins are
+BANANAQR_EXPENSES_MAX_CONNS, BANANAQR_EXPENSES_MAX_CONNS_PER_CLIENT,
+BANANAQR_EXPENSES_IPV6_PREFIX, BANANAQR_EXPENSES_READ_HEADER_TIMEOUT and
+BANANAQR_EXPENSES_IDLE_TIMEOUT. See bananaqr expenses serve --help.
 `
 
 const defaultExpensesDB = "bananaqr-expenses.db"
@@ -228,10 +237,11 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	defer st.Close()
 	svc := service.New(st, nil)
 	svc.LimitWrites(f.writeLimit)
-	ln, err := net.Listen("tcp", f.addr)
+	tcp, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fail("%v", err)
 	}
+	ln := f.bound(tcp, nil)
 	base := f.baseURL
 	if base == "" {
 		base = localBaseURL(ln.Addr())
@@ -241,7 +251,8 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		ln.Close()
 		return fail("%v", err)
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "path", mcpserver.EndpointPath, "endpoint", base+mcpserver.EndpointPath)
+	logger.Info("listening", "addr", ln.Addr().String(), "path", mcpserver.EndpointPath, "endpoint", base+mcpserver.EndpointPath,
+		"max_conns", f.maxConns, "max_conns_per_client", f.maxConnsPerClient)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -251,7 +262,8 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	return 0
 }
 
-// expensesServeFlags are the flags of expenses serve: the storage flags and serve's own.
+// expensesServeFlags are the flags of expenses serve: the storage flags, serve's own, and the
+// connection flags it shares with bananaqr serve (conns.go).
 type expensesServeFlags struct {
 	expensesFlags
 	addr            string
@@ -260,10 +272,18 @@ type expensesServeFlags struct {
 	allowAnyHost    bool
 	shutdownTimeout time.Duration
 	writeLimit      int
+	connConfig
+}
+
+// expensesEnvName returns the environment twin of an expenses flag: BANANAQR_EXPENSES_ and its
+// name in upper case, with underscores for hyphens.
+func expensesEnvName(flagName string) string {
+	return "BANANAQR_EXPENSES_" + strings.TrimPrefix(envName(flagName), "BANANAQR_")
 }
 
 // newExpensesServeFlags defines serve's flags, with the defaults their environment variables
-// give; a BANANAQR_EXPENSES_WRITE_LIMIT that is not a number of 0 or more is an error.
+// give; a BANANAQR_EXPENSES_WRITE_LIMIT that is not a number of 0 or more, or a connection
+// flag's variable that is not a value of its flag, is an error.
 func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expensesServeFlags, error) {
 	f := &expensesServeFlags{expensesFlags: newExpensesFlags("serve", getenv, stderr)}
 	f.addr = getenv("BANANAQR_EXPENSES_ADDR")
@@ -286,6 +306,14 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 		f.writeLimit = n
 	}
 	f.IntVar(&f.writeLimit, "write-limit", f.writeLimit, "writes a minute each user may make, in bursts of as many; 0 for no limit (env BANANAQR_EXPENSES_WRITE_LIMIT)")
+	defineConnFlags(f.FlagSet, &f.connConfig, func(name string) string { return "env " + expensesEnvName(name) })
+	for _, name := range connFlagNames {
+		if env := getenv(expensesEnvName(name)); env != "" {
+			if err := f.Set(name, env); err != nil { // the command line, parsed next, wins
+				return nil, fmt.Errorf("%s=%q: %v", expensesEnvName(name), env, err)
+			}
+		}
+	}
 	return f, nil
 }
 
@@ -307,6 +335,11 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", f.writeLimit)
 		return 2, true
 	}
+	f.noteGiven(f.FlagSet)
+	if err := f.settle(); err != nil {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: %v\n", err)
+		return 2, true
+	}
 	base := f.baseURL
 	if base == "" {
 		base = "http://localhost" // the default's form; its port is known once listening
@@ -319,23 +352,15 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 }
 
 // mcpHTTPServer returns the HTTP server of the MCP edge over svc, whose public origin is base,
-// with its timeouts and bounds, logging its own errors through handler; it fails when base or
-// --docs-url is not a usable URL.
+// with the connections' timeouts and a 16 KiB bound on a request's headers, logging its own
+// errors through handler; it fails when base or --docs-url is not a usable URL.
 func (f *expensesServeFlags) mcpHTTPServer(svc *service.Service, base string, handler slog.Handler, logger *slog.Logger) (*http.Server, error) {
 	h, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
 		DisableLocalhostProtection: f.allowAnyHost, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}, nil
+	return f.httpServer(h, 16<<10, handler), nil
 }
 
 // localBaseURL is the base URL of a server listening at addr when no --base-url is given:

@@ -34,7 +34,13 @@ var listeningAddr = regexp.MustCompile(`msg=listening addr=(\S+)`)
 // read from its log.
 func startExpenses(t *testing.T, bin, db string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db, "--write-limit", "0")
+	return startExpensesCommand(t, exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db, "--write-limit", "0"))
+}
+
+// startExpensesCommand starts cmd, which runs an expenses server, until the test ends, and
+// returns it with the address it listens on.
+func startExpensesCommand(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, string) {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func TestHealthcheckServe(t *testing.T) {
 	addrs := make(chan net.Addr, 1)
 	exit := make(chan int, 1)
 	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 5 * time.Second,
-		readHeaderTimeout: 5 * time.Second}
+		connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	go func() { exit <- runServer(ctx, c, io.Discard, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 	_, port, _ := net.SplitHostPort(addr)

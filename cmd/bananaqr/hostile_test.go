@@ -32,7 +32,7 @@ func startServer(t *testing.T, c serveConfig) string {
 
 func hostileConfig() serveConfig {
 	return serveConfig{addr: "127.0.0.1:0", logFormat: "text", maxQueue: 256, shutdownTimeout: time.Second,
-		readHeaderTimeout: 300 * time.Millisecond}
+		connConfig: connConfig{readHeaderTimeout: 300 * time.Millisecond}}
 }
 
 // TestSlowHeaders sends headers a byte at a time, slowly: the header timeout cuts the client off.

@@ -22,7 +22,6 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
-	"github.com/bananaqr/bananaqr/internal/connlimit"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -36,12 +35,11 @@ type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
 	redisURL, metricsAddr                    string
 	rateLimit, maxActive, maxQueue           int
-	maxConns, maxConnsPerClient, ipv6Prefix  int
 	rateLimitCallers                         int
 	maxBufferedMiB                           int
-	shutdownTimeout, readHeaderTimeout       time.Duration
-	idleTimeout                              time.Duration
+	shutdownTimeout                          time.Duration
 	mcpAllowAnyHost, pprof                   bool
+	connConfig                               // the connections' bounds and timeouts (conns.go)
 }
 
 // serveFlags returns the flag set of serve, writing into c.
@@ -61,11 +59,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.IntVar(&c.maxBufferedMiB, "max-buffered", admission.DefaultMaxBuffered>>20, "`MiB` of answers held in memory at once, all requests together (a batch's archive streams and holds only the codes waiting for their turn); beyond it requests get 503 with the seconds until answers being sent should be through")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
-	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 5*time.Second, "how long a client may take to send a request's headers (slow clients are cut off)")
-	fs.DurationVar(&c.idleTimeout, "idle-timeout", 30*time.Second, "how long a kept-alive connection may wait for its next request")
-	fs.IntVar(&c.maxConns, "max-conns", 0, "connections open at once, in `all`; more are closed as soon as they are accepted (0: the process's open-file limit less a reserve of 256, at most 16384)")
-	fs.IntVar(&c.maxConnsPerClient, "max-conns-per-client", 256, "connections open at once from one client (an IPv4 address or an IPv6 prefix, see --ipv6-prefix; trusted proxies are bounded by --max-conns only); 0 for no bound")
-	fs.IntVar(&c.ipv6Prefix, "ipv6-prefix", 64, "the IPv6 prefix `length` that counts as one client for --max-conns-per-client and the rate limit (an IPv6 host usually owns a /64)")
+	defineConnFlags(fs, &c.connConfig, serveConnNotes)
 	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
@@ -79,6 +73,17 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 		})
 	}
 	return fs
+}
+
+// serveConnNotes returns what serve adds to the usage of a connection flag.
+func serveConnNotes(name string) string {
+	switch name {
+	case "max-conns-per-client":
+		return "trusted proxies are bounded by --max-conns only"
+	case "ipv6-prefix":
+		return "the rate limit counts callers by it too"
+	}
+	return ""
 }
 
 // envName returns the environment twin of a flag: BANANAQR_ and its name in upper case, with
@@ -107,6 +112,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 			}
 		}
 	})
+	c.noteGiven(fs)
 	return c, err
 }
 
@@ -181,6 +187,9 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("%v", err)
 	}
 	logger := slog.New(handler)
+	if err := c.settle(); err != nil {
+		return fail("%v", err)
+	}
 	cfg, err := c.serviceConfig(logger)
 	if err != nil {
 		return fail("%v", err)
@@ -191,12 +200,11 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if rl, ok := cfg.Limiter.(*ratelimit.Redis); ok {
 		defer rl.Close()
 	}
-	if err := c.settleConnBounds(); err != nil {
-		return fail("%v", err)
-	}
 	cfg.AccessLog = accesslog.New(logOut, c.logFormat) // the lines handler would write, faster
 	service := httpapi.New(cfg)
-	srv := c.httpServer(service.Handler(), handler)
+	// Over api.MaxHeaderBytes the handler answers 431 with the error object; the server's own
+	// cap is above it.
+	srv := c.httpServer(service.Handler(), 4*api.MaxHeaderBytes, handler)
 	ln, metricsSrv, mln, err := c.listen(service, cfg.TrustedProxies)
 	if err != nil {
 		return fail("%v", err)
@@ -233,8 +241,8 @@ func pageURL(baseURL string, addr net.Addr) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(int(ap.Port()))) + "/"
 }
 
-// serviceConfig checks the flags of the service's own rules (trusted proxies, rate limit,
-// IPv6 prefix) and returns its configuration, without a limiter yet.
+// serviceConfig checks the flags of the service's own rules (trusted proxies, rate limit) and
+// returns its configuration, without a limiter yet; the IPv6 prefix is settled (connConfig.settle).
 func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error) {
 	proxies, err := parsePrefixes(c.trustedProxies)
 	if err != nil {
@@ -245,12 +253,6 @@ func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error)
 	}
 	if c.maxBufferedMiB < 0 {
 		return httpapi.Config{}, fmt.Errorf("--max-buffered %d: want 1 or more (0: the default)", c.maxBufferedMiB)
-	}
-	if c.ipv6Prefix == 0 { // a serveConfig made in code, without the flags' defaults
-		c.ipv6Prefix = 64
-	}
-	if c.ipv6Prefix < 1 || c.ipv6Prefix > 128 {
-		return httpapi.Config{}, fmt.Errorf("--ipv6-prefix %d: want 1..128", c.ipv6Prefix)
 	}
 	return httpapi.Config{BaseURL: c.baseURL, TrustedProxies: proxies, IPv6Prefix: c.ipv6Prefix, RateLimit: c.rateLimit, MaxActive: c.maxActive,
 		MaxQueue: c.maxQueue, MaxBuffered: int64(c.maxBufferedMiB) << 20, Logger: logger, OpenAPI: api.OpenAPI, MCPAllowAnyHost: c.mcpAllowAnyHost,
@@ -279,32 +281,6 @@ func (c *serveConfig) limiter(logger *slog.Logger) (ratelimit.Limiter, error) {
 	return nil, nil
 }
 
-// settleConnBounds checks --max-conns and --max-conns-per-client and puts in --max-conns'
-// default (defaultMaxConns) when it is 0.
-func (c *serveConfig) settleConnBounds() error {
-	if c.maxConns < 0 || c.maxConnsPerClient < 0 {
-		return errors.New("--max-conns and --max-conns-per-client: want 0 or more")
-	}
-	if c.maxConns == 0 {
-		c.maxConns = defaultMaxConns()
-	}
-	return nil
-}
-
-// httpServer returns the HTTP server of the service, with its timeouts and bounds, logging
-// its own errors through handler.
-func (c *serveConfig) httpServer(h http.Handler, handler slog.Handler) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: c.readHeaderTimeout,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       c.idleTimeout,
-		MaxHeaderBytes:    4 * api.MaxHeaderBytes, // over api.MaxHeaderBytes the handler answers 431 with the error object
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}
-}
-
 // listen opens the service's listener, bounded by connlimit (proxies exempt from the
 // per-client bound), and with --metrics-addr the metrics server and its listener.
 func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (net.Listener, *http.Server, net.Listener, error) {
@@ -314,8 +290,7 @@ func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (n
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ln := connlimit.Wrap(tcp, connlimit.Config{Total: c.maxConns, PerClient: c.maxConnsPerClient,
-		IPv6Prefix: c.ipv6Prefix, Exempt: proxies})
+	ln := c.bound(tcp, proxies)
 	if c.metricsAddr == "" {
 		if c.pprof {
 			ln.Close()
@@ -363,19 +338,4 @@ func serveUntilDone(ctx context.Context, shutdownTimeout time.Duration, srv *htt
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
-}
-
-// connReserve is how many file descriptors --max-conns leaves free by default for everything
-// else the process opens: the listeners, Redis, log files, and the accept that must succeed in
-// order to close a connection over the bound.
-const connReserve = 256
-
-// defaultMaxConns returns --max-conns' default: the open-file limit less connReserve, at most
-// 16384 and at least 64.
-func defaultMaxConns() int {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
-		return 16384
-	}
-	return min(16384, max(64, int(lim.Cur)-connReserve))
 }

@@ -57,7 +57,7 @@ func TestServeShutdown(t *testing.T) {
 	exit := make(chan int, 1)
 	var log bytes.Buffer
 	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second,
-		readHeaderTimeout: 5 * time.Second}
+		connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	go func() { exit <- runServer(ctx, c, &syncWriter{w: &log}, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 
@@ -126,7 +126,7 @@ func TestServeMetricsPortBusy(t *testing.T) {
 	free.Close()
 	var log bytes.Buffer
 	c := serveConfig{addr: addr, metricsAddr: busy.Addr().String(), logFormat: "json", rateLimit: 60, maxQueue: 8,
-		shutdownTimeout: time.Second, readHeaderTimeout: 5 * time.Second}
+		shutdownTimeout: time.Second, connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	readied := false
 	code := runServer(context.Background(), c, &syncWriter{w: &log}, func(net.Addr) { readied = true })
 	if code != 2 || readied {
@@ -150,7 +150,7 @@ func TestServeMetricsPort(t *testing.T) {
 	exit := make(chan int, 1)
 	log := &syncWriter{w: &bytes.Buffer{}}
 	c := serveConfig{addr: "127.0.0.1:0", metricsAddr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8,
-		shutdownTimeout: time.Second, readHeaderTimeout: 5 * time.Second}
+		shutdownTimeout: time.Second, connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	go func() { exit <- runServer(ctx, c, log, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 	var metricsAddr string
