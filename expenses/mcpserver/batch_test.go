@@ -92,9 +92,9 @@ func TestBodyTooLarge(t *testing.T) {
 		t.Fatalf("a body of MaxRequestBody: %d %.300s", got.status, got.body)
 	}
 	over := padded(MaxRequestBody + 1)
-	wantRefusal(t, "declared length", f.postMCP(t, "", "", over), http.StatusRequestEntityTooLarge, "1048576 bytes")
+	wantRefusal(t, "declared length", f.postMCP(t, "", "", over), http.StatusRequestEntityTooLarge, strconv.Itoa(MaxRequestBody)+" bytes")
 	wantRefusal(t, "declared length, with a token", f.postMCP(t, "Bearer "+f.tokens["Anna"], "", over),
-		http.StatusRequestEntityTooLarge, "1048576 bytes")
+		http.StatusRequestEntityTooLarge, strconv.Itoa(MaxRequestBody)+" bytes")
 
 	req, err := http.NewRequest(http.MethodPost, f.url, io.MultiReader(strings.NewReader(over))) // no length: chunked
 	if err != nil {
@@ -111,5 +111,5 @@ func TestBodyTooLarge(t *testing.T) {
 	if req.ContentLength != 0 {
 		t.Fatalf("the request declared its length: %d", req.ContentLength)
 	}
-	wantRefusal(t, "chunked", answer{resp.StatusCode, resp.Header, body}, http.StatusRequestEntityTooLarge, "1048576 bytes")
+	wantRefusal(t, "chunked", answer{resp.StatusCode, resp.Header, body}, http.StatusRequestEntityTooLarge, strconv.Itoa(MaxRequestBody)+" bytes")
 }
