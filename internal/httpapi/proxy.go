@@ -98,8 +98,9 @@ func nodePort(p string) bool {
 	return true
 }
 
-// maxHopKey bounds how much of an unusable hop becomes a rate-limit key: the longest IPv6
-// address with a zone is shorter, and a longer hop is keyed by its hash.
+// maxHopKey bounds how much of an unusable hop becomes a rate-limit key: more than any address
+// with its port takes (47 bytes for a bracketed IPv6 address and port); a longer hop is keyed by
+// its hash.
 const maxHopKey = 64
 
 // unusableHopKey returns the rate-limit key of a caller whose right-most untrusted hop is no
