@@ -99,7 +99,7 @@ func nodePort(p string) bool {
 }
 
 // maxHopKey bounds how much of an unusable hop becomes a rate-limit key: more than any address
-// with its port takes (47 bytes for a bracketed IPv6 address and port); a longer hop is keyed by
+// with its port takes (55 bytes for a quoted, bracketed IPv6 address and port); a longer hop is keyed by
 // its hash.
 const maxHopKey = 64
 
