@@ -99,8 +99,8 @@ func nodePort(p string) bool {
 }
 
 // maxHopKey bounds how much of an unusable hop becomes a rate-limit key: more than any address
-// with its port takes (55 bytes for a quoted, bracketed IPv6 address and port); a longer hop is keyed by
-// its hash.
+// with its port takes (55 bytes for a quoted, bracketed IPv6 address and port); a longer hop is
+// keyed by its hash.
 const maxHopKey = 64
 
 // unusableHopKey returns the rate-limit key of a caller whose right-most untrusted hop is no
