@@ -32,20 +32,20 @@ import (
 //     password secrets, taken by iOS's and Google's authenticators), BEGIN:VCALENDAR, and
 //     BEGIN:VEVENT anywhere (VEventResultParser looks for it anywhere). Payment orders, which
 //     banking and wallet apps read and which name an account: BCD and a line break (an EPC
-//     credit transfer, EPC069-12), SPC and a line break (a Swiss QR-bill, Swiss Implementation
-//     Guidelines for the QR-bill 4.2: QRType SPC, lines ending in CR LF or LF), SPD*, SCD* and
-//     SID* (the Czech Banking Association's Short Payment Descriptor, its direct debit and its
-//     Short Invoice Descriptor: SPD*1.0*ACC:…), bitcoin: (BIP 21) and upi: (India's Unified
+//     credit transfer, EPC069-12), SPC and a line break (a Swiss QR-bill, whose QRType is SPC
+//     in the Swiss Implementation Guidelines for the QR-bill; lines end in CR LF or LF), SPD*,
+//     SCD* and SID* (the Czech Banking Association's Short Payment Descriptor, its direct debit
+//     and its Short Invoice Descriptor: SPD*1.0*ACC:…), bitcoin: (BIP 21) and upi: (India's Unified
 //     Payments Interface, upi://pay?pa=…). Links that call or message a person, whose address
 //     is a phone number or an account: sip: and sips: (RFC 3261 19.1), skype: (Skype URIs),
 //     whatsapp: (whatsapp://send?phone=), viber: (viber://chat?number=) and tg: (Telegram,
 //     tg://resolve?phone=). Raw data in these formats stays of type text, as before the types
 //     tel, geo, event and epc existed; only the privacy is judged.
-//   - private wherever they are and whatever their type: a URL with user information
+//   - private whatever their type: a URL with user information anywhere in the payload
 //     (RFC 3986 3.2.1: scheme://user:password@host, any scheme; the user information is
-//     usually a credential, and RFC 3986 7.5 advises against it), and the web links of the
-//     messaging apps above, which carry a phone number or a private group's invitation:
-//     wa.me/<number> and api.whatsapp.com/send?phone= (WhatsApp's click to chat),
+//     usually a credential, and RFC 3986 7.5 advises against it), and a payload that is a web
+//     link of the messaging apps above, which carries a phone number or a private group's
+//     invitation: wa.me/<number> and api.whatsapp.com/send?phone= (WhatsApp's click to chat),
 //     t.me/+<number or invitation> and t.me/joinchat/ (Telegram), signal.me/#p/<number>
 //     (Signal), each after http:// or https://.
 //   - url: http:// or https:// that the URL rule accepts (see NormalizeURL); one it refuses,
