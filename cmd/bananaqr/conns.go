@@ -53,7 +53,7 @@ func defineConnFlags(fs *flag.FlagSet, c *connConfig, note func(name string) str
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", defaultIdleTimeout, "how long a kept-alive connection may wait for its next request")
 	fs.IntVar(&c.maxConns, "max-conns", 0, fmt.Sprintf("connections open at once, in `all`; more are closed as soon as they are accepted (0: the process's open-file limit less a reserve of %d, at most %d)", connReserve, maxDefaultConns))
 	fs.IntVar(&c.maxConnsPerClient, "max-conns-per-client", defaultMaxConnsPerClient, "connections open at once from one client (an IPv4 address or an IPv6 prefix, see --ipv6-prefix); 0 for no bound; by default at most a quarter of --max-conns, so that one client never holds them all")
-	fs.IntVar(&c.ipv6Prefix, "ipv6-prefix", defaultIPv6Prefix, "the IPv6 prefix `length` that counts as one client for --max-conns-per-client (an IPv6 host usually owns a /64)")
+	fs.IntVar(&c.ipv6Prefix, "ipv6-prefix", defaultIPv6Prefix, "the IPv6 prefix `length` that counts as one client, which an IPv6 host usually owns whole, for --max-conns-per-client")
 	if note == nil {
 		return
 	}

@@ -81,7 +81,7 @@ func serveConnNotes(name string) string {
 	case "max-conns-per-client":
 		return "trusted proxies are bounded by --max-conns only"
 	case "ipv6-prefix":
-		return "the rate limit counts callers by it too"
+		return "and for the rate limit"
 	}
 	return ""
 }
