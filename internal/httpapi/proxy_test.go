@@ -146,3 +146,29 @@ func TestMalformedHostNoLink(t *testing.T) {
 		}
 	}
 }
+
+// FuzzForwardedNode: any hop is read without a panic, and an address read from one reads back as
+// itself, bare, bracketed with a port and quoted.
+func FuzzForwardedNode(f *testing.F) {
+	for _, s := range []string{"203.0.113.1:1000", "[2001:db8::1]:443", `"[2001:db8::1]"`, "unknown", "_x", "[", `"`, "1.2.3.4:_a.b-c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, hop string) {
+		a, ok := forwardedNode(hop)
+		if !ok {
+			return
+		}
+		if a.Zone() != "" || a.Is4In6() {
+			t.Fatalf("%q: %s keeps a zone or a mapping", hop, a)
+		}
+		bracketed := "[" + a.String() + "]:1"
+		if a.Is4() {
+			bracketed = a.String() + ":1"
+		}
+		for _, again := range []string{a.String(), bracketed, `"` + bracketed + `"`} {
+			if b, ok := forwardedNode(again); !ok || b != a {
+				t.Fatalf("%q read as %s, but %q as %s, %v", hop, a, again, b, ok)
+			}
+		}
+	})
+}
