@@ -91,6 +91,17 @@ func (b *Budget) Used() int64 {
 	return b.used
 }
 
+// Shrink lowers the reservation to n bytes, when it holds more, giving the rest back.
+func (r *Reservation) Shrink(n int64) {
+	b := r.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.held[r]; ok && n < r.bytes {
+		b.used -= r.bytes - max(n, 0)
+		r.bytes = max(n, 0)
+	}
+}
+
 // Release gives the reservation's bytes back; a second Release does nothing. A nil
 // Reservation is nothing to release.
 func (r *Reservation) Release() {

@@ -101,6 +101,14 @@ func (t *Ticket) Code(ctx context.Context, req *api.Request, use func(*generate.
 	return use(res)
 }
 
+// Shrink lowers the ticket's bytes to held, when it holds more: for a request admitted by what
+// it could hold at most, once it knows what it will.
+func (t *Ticket) Shrink(held int64) {
+	if t.memory != nil {
+		t.memory.Shrink(held)
+	}
+}
+
 // Done gives back the ticket's seat and bytes; a second Done does nothing.
 func (t *Ticket) Done() {
 	if t.memory == nil {

@@ -271,6 +271,13 @@ func Bound(e *Entry) int64 {
 	return 40*m*m + 64<<10
 }
 
+// MaxHeld returns the most bytes Make can hold at once for n entries with workers, whatever they
+// are: Held of n entries of the largest image (a version 40 symbol in the widest quiet zone).
+func MaxHeld(n, workers int) int64 {
+	largest := Entry{Modules: 17 + 4*40 + 2*render.MaxMargin}
+	return int64(Window(min(workers, max(n, 1)))) * Bound(&largest)
+}
+
 // Held returns the most bytes Make holds at once for entries with workers: the Bound of the
 // Window(workers) largest entries. These are the codes made and not yet written; the code being
 // made is within its Maker's place, and put's own buffers are not counted.

@@ -38,11 +38,11 @@ var batchDisposition = []string{`attachment; filename="qr-codes.zip"`}
 // postBatch answers POST /api/qr-code/batch: a JSON array of 1 to 60 requests of at most
 // batch.MaxJSONBody bytes, each the body of POST /api/qr-code with an optional filename. The
 // array is read, then its requests are counted against the caller's budget at once (all or, over
-// it, none: 429 and nothing counted), then every request is checked (any failing: 400
-// BATCH_INVALID with each failing request's index and error, and no code made), then the batch
-// is admitted to the bound on work and memory (503 OVERLOADED when the queue is full or the
-// memory it would hold does not fit, with its codes given back to the caller's budget), and only
-// then are the codes made, each within the bound on work, and sent as one ZIP archive, each
+// it, none: 429 and nothing counted), then the batch is admitted to the bound on work and memory
+// by the most its codes could hold (503 OVERLOADED when the queue is full or that memory does not
+// fit, with its codes given back to the caller's budget), then every request is checked (any
+// failing: 400 BATCH_INVALID with each failing request's index and error, and no code made), and
+// only then are the codes made, each within the bound on work, and sent as one ZIP archive, each
 // file as soon as it is made (the archive is never held whole). Every refusal comes before the
 // first byte of the archive; a failure after it (the client gone, a write failing) cuts the
 // connection, so that a part can never pass for a whole archive, and is logged.
@@ -61,22 +61,27 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 	if !s.admitN(w, r, len(items)) {
 		return
 	}
-	entries, errs := batch.Plan(items, batch.Workers())
-	if errs != nil {
-		s.writeBatchError(w, len(items), errs)
-		return
-	}
-	ticket, err := s.gate.Enter(batch.Held(entries, batch.Workers()))
+	// Admitted first by the most its codes could hold, so that a refusal costs no work, then
+	// held to what they will once they are checked.
+	ticket, err := s.gate.Enter(batch.MaxHeld(len(items), batch.Workers()))
 	if err != nil {
 		s.writeBusy(w, r, err, len(items))
 		return
 	}
 	defer ticket.Done()
+	entries, errs := batch.Plan(items, batch.Workers())
+	if errs != nil {
+		s.writeBatchError(w, len(items), errs)
+		return
+	}
+	ticket.Shrink(batch.Held(entries, batch.Workers()))
 	out := &archiveWriter{w: w}
-	flush := http.NewResponseController(w)
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Now().Add(batchFileTimeout)) // where the writer allows it (a recorder does not)
 	err = batch.WriteZip(r.Context(), out, entries, batch.Workers(), ticket.Code, func(done int) {
 		out.done = done
-		flush.Flush() // each file on its way as soon as it is made
+		rc.Flush() // each file on its way as soon as it is made
+		rc.SetWriteDeadline(time.Now().Add(batchFileTimeout))
 	})
 	switch {
 	case err == nil:
@@ -90,6 +95,11 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 	}
 }
+
+// batchFileTimeout is how long each file of a batch's archive may take to be made and sent: the
+// server's write timeout (serve's 30 s) bounds a whole answer, which for an archive of 60 large
+// codes on a busy service may take longer, while it still moves.
+const batchFileTimeout = 30 * time.Second
 
 // archiveWriter writes a batch's archive to the client: the first write sends the 200 and the
 // archive's headers, then the body streams (chunked, without a Content-Length: its length is
