@@ -109,7 +109,7 @@ func TestBoundsInSchemas(t *testing.T) {
 func TestErrorSize(t *testing.T) {
 	f := newFixture(t, storetest.Open(t, storetest.SQLitePath(t)))
 	anna := f.session(t, "Anna")
-	huge := strings.Repeat("x", 300_000)
+	huge := strings.Repeat("x", 30_000) // three of them fit in a body (MaxRequestBody)
 	for _, c := range []struct {
 		tool string
 		args map[string]any

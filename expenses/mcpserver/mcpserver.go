@@ -60,8 +60,11 @@ const cutMark = "… (cut)"
 // is logged.
 const internalMessage = "internal error; try again later"
 
-// MaxRequestBody caps the size of one request body.
-const MaxRequestBody = 1 << 20
+// MaxRequestBody caps the size of one request body: 128 KiB, twice the largest call the
+// tools' limits allow (an expense split among 50 people of 100-character names, every
+// character written as a \uXXXX surrogate pair, is about 64 KB), so that the connections one
+// client may hold cannot make the server hold much more than they need.
+const MaxRequestBody = 128 << 10
 
 // Options configures the edge.
 type Options struct {
