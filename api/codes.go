@@ -57,7 +57,7 @@ var ErrorCodes = []ErrorCodeInfo{
 	{payload.CodeInvalidType, http.StatusBadRequest, "type is not " + payload.JoinWords(payload.Types, "or") + "."},
 	{payload.CodeMissingField, http.StatusBadRequest, "A field the type needs is absent."},
 	{payload.CodeConflictingFields, http.StatusBadRequest, "A field and its older alias disagree, url and text come without type, or an epc code has both reference and remittance."},
-	{payload.CodeInvalidText, http.StatusBadRequest, "A text value holds control characters or invalid UTF-8."},
+	{payload.CodeInvalidText, http.StatusBadRequest, "A text value holds control characters or invalid UTF-8, or a field of a payload made of lines holds U+2028 or U+2029."},
 	{payload.CodeInvalidURL, http.StatusBadRequest, "The URL is malformed, has a refused scheme, user information or no host."},
 	{payload.CodeInvalidSSID, http.StatusBadRequest, "The Wi-Fi network name is longer than 32 bytes."},
 	{payload.CodeInvalidSecurity, http.StatusBadRequest, "The Wi-Fi security is not " + payload.JoinWords(payload.AcceptedSecurities(), "or") + "."},

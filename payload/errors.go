@@ -14,7 +14,7 @@ const (
 	CodeInvalidType       ErrorCode = "INVALID_TYPE"       // type is not one of the payload types
 	CodeMissingField      ErrorCode = "MISSING_FIELD"      // a field the type needs is absent or empty
 	CodeConflictingFields ErrorCode = "CONFLICTING_FIELDS" // a field and its alias disagree, or url and text without type
-	CodeInvalidText       ErrorCode = "INVALID_TEXT"       // control characters or invalid UTF-8 in a text value
+	CodeInvalidText       ErrorCode = "INVALID_TEXT"       // control characters or invalid UTF-8 in a text value, or a line separator in a line's field
 	CodeInvalidURL        ErrorCode = "INVALID_URL"        // a URL that is malformed or refused
 	CodeInvalidSSID       ErrorCode = "INVALID_SSID"       // a Wi-Fi network name of the wrong length
 	CodeInvalidSecurity   ErrorCode = "INVALID_SECURITY"   // a Wi-Fi security that is not WPA, WEP or nopass
