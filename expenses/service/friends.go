@@ -70,7 +70,22 @@ func (s *Service) addFriend(ctx context.Context, c Caller, name string) (FriendS
 	return FriendStatus{Name: name, Status: "friends"}, nil
 }
 
+// requestFriend keeps the caller's request to be friends with name, unless the caller already
+// has MaxFriendRequests waiting (asking again for a name already asked is no new request).
 func (s *Service) requestFriend(ctx context.Context, c Caller, name string) (FriendStatus, error) {
+	asked, err := s.store.FriendRequested(ctx, c.UserID, name)
+	if err != nil {
+		return FriendStatus{}, err
+	}
+	if !asked {
+		n, err := s.store.FriendRequests(ctx, c.UserID)
+		if err != nil {
+			return FriendStatus{}, err
+		}
+		if n >= MaxFriendRequests {
+			return FriendStatus{}, invalid("you have %d friend requests that nobody has answered, the most there may be; wait until some are", n)
+		}
+	}
 	if err := s.store.RequestFriend(ctx, c.UserID, name, s.now()); err != nil {
 		return FriendStatus{}, err
 	}

@@ -19,6 +19,9 @@ const (
 	// MaxFriends is the most friends a user has, placeholders (people without an account)
 	// included: list_friends lists at most this many.
 	MaxFriends = 500
+	// MaxFriendRequests is the most friend requests a user may have waiting for an answer
+	// (add_friend of a name that has not asked back, registered or not).
+	MaxFriendRequests = 500
 	// MaxListed is the most names or ids an error message lists; it says how many more
 	// there are.
 	MaxListed = 10

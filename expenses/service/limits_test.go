@@ -46,3 +46,26 @@ func TestServiceBounds(t *testing.T) {
 	wantCode(t, err, CodeInvalidInput, "form of a group id")
 	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16) + "x", Currency: "EUR"}))(t)
 }
+
+// TestFriendRequestBound: a user has at most MaxFriendRequests requests waiting; asking again
+// for a name already asked is no new request, and a friendship answered frees its place.
+func TestFriendRequestBound(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	svc := New(st, nil)
+	must(st.CreateUser(ctx, "Anna"))(t)
+	must(st.CreateUser(ctx, "Ben"))(t)
+	anna := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
+	ben := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Ben", 0))(t)))(t)
+	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Ben"}))(t)
+	for i := range MaxFriendRequests - 1 {
+		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: fmt.Sprint("Stranger ", i)}))(t)
+	}
+	_, err := svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"})
+	wantCode(t, err, CodeInvalidInput, "500 friend requests that nobody has answered")
+	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Stranger 7"}))(t) // asked already
+	if got := must(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t); got.Status != "friends" {
+		t.Fatalf("Ben answers Anna: %+v", got)
+	}
+	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"}))(t) // Ben's answer freed a place
+}

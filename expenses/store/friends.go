@@ -24,6 +24,14 @@ func (s *Store) FriendRequested(ctx context.Context, userID, name string) (bool,
 	return n > 0, wrap(err, "friend request of user %s", userID)
 }
 
+// FriendRequests returns how many friend requests the user has made that are not answered yet.
+func (s *Store) FriendRequests(ctx context.Context, userID string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, rebind(s.dialect,
+		`SELECT COUNT(*) FROM friend_requests WHERE from_user = ?`), userID).Scan(&n)
+	return n, wrap(err, "friend requests of user %s", userID)
+}
+
 // Befriend makes users a and b each other's friends, known by their user names, and removes
 // their requests to each other, in one transaction. Where a name is already taken by another
 // friend (a placeholder), the new friend is known as "<name> (account)". Users who are already
