@@ -114,6 +114,9 @@ else
 	skipped "the HTTP benchmark needs wrk (apt-get install wrk)"
 fi
 
+step "memory under batches: 64 callers at once of version 40 EPS and PDF codes, peak RSS under 150 MiB (bench/memory.sh --quick)"
+bash bench/memory.sh --quick
+
 step "bench module: tests, and every benchmark once"
 (cd bench && go vet ./... && gotest -count=1 ./... && go test -count=1 -run '^$' -bench . -benchtime 1x . >/dev/null && echo "benchmarks ran")
 

@@ -107,8 +107,16 @@ func TestBudget(t *testing.T) {
 	if _, wait, _ := b.Reserve(80); wait != 4*time.Second {
 		t.Errorf("80 more: wait %v, want 4s", wait)
 	}
+	r2.Shrink(10) // 50 → 10: 40 bytes back
+	if b.Used() != 50 {
+		t.Errorf("used %d after shrinking 50 to 10, want 50", b.Used())
+	}
+	r2.Shrink(30) // never grows
 	r2.Release()
 	r3.Release()
+	if b.Used() != 0 {
+		t.Errorf("used %d after all released", b.Used())
+	}
 	if r, _, ok := b.Reserve(500); !ok || b.Used() != 500 {
 		t.Errorf("more than the budget, alone: %t", ok)
 	} else {

@@ -170,10 +170,10 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	writeCompressible(w, r, res.Image(req.Format))
 }
 
-// answerBytes returns the most memory the answer of res holds while it is written, for the
+// answerBytes returns about the memory the answer of res holds while it is written, for the
 // memory budget: its image, and as much again for the gzip copy of a compressible one; for JSON,
-// the SVG and the PNG's base64 (a third larger) three times over (the result's images, the
-// answer's strings and the body they are written into).
+// the SVG three times (the result's, the answer's string, the body) and the PNG six (the result's,
+// its base64 a third larger in the data URL, in the body twice and in a private code's Markdown).
 func answerBytes(req *api.Request, res *generate.Result) int64 {
 	switch req.Format {
 	case api.FormatJSON:
