@@ -179,7 +179,8 @@ func (g *Gate) Release() {
 	<-g.active
 }
 
-// Waiting returns how many requests wait for a place now.
+// Waiting returns how many requests wait for a place now, the batches admitted (Enter)
+// included.
 func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
 
 // nop is the Observer of a Gate configured without one.

@@ -60,8 +60,8 @@ func (b *Budget) Reserve(n int64) (*Reservation, time.Duration, bool) {
 }
 
 // wait returns how long, from now, until n bytes are likely free: the reservations held end in
-// the order they began, each after the average hold (at least a second, and at least as long as
-// it has been held already, plus a second).
+// the order they began, each the average hold (a second at least) after it began, or a second
+// from now if it is held longer than that already.
 func (b *Budget) wait(n int64, now time.Time) time.Duration {
 	held := make([]*Reservation, 0, len(b.held))
 	for r := range b.held {

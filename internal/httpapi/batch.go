@@ -77,7 +77,9 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 	ticket.Shrink(batch.Held(entries, batch.Workers()))
 	out := &archiveWriter{w: w}
 	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Now().Add(batchFileTimeout)) // where the writer allows it (a recorder does not)
+	// The write timeout bounds each file rather than the whole (batchFileTimeout); a writer that
+	// cannot move it (a test's recorder) has none.
+	rc.SetWriteDeadline(time.Now().Add(batchFileTimeout))
 	err = batch.WriteZip(r.Context(), out, entries, batch.Workers(), ticket.Code, func(done int) {
 		out.done = done
 		rc.Flush() // each file on its way as soon as it is made

@@ -241,3 +241,29 @@ func TestBatchCutOff(t *testing.T) {
 		t.Errorf("%d waiting, %d bytes held after the cut", ts.api.gate.Waiting(), ts.api.gate.Buffered())
 	}
 }
+
+// TestBatchOutlivesTimeouts: a batch that takes longer than the server's read and write
+// timeouts (here 200 ms; serve's are 15 s and 30 s), because it waits for a place, still comes
+// back whole: net/http would cut it at the write deadline, but each file has a deadline of its
+// own (the read deadline does not matter once the request is read).
+func TestBatchOutlivesTimeouts(t *testing.T) {
+	s := New(Config{MaxActive: 1, OpenAPI: api.OpenAPI})
+	ts := httptest.NewUnstartedServer(s.Handler())
+	ts.Config.ReadTimeout, ts.Config.WriteTimeout = 200*time.Millisecond, 200*time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	s.gate.Acquire(context.Background()) // the one place, taken for 600 ms
+	time.AfterFunc(600*time.Millisecond, s.gate.Release)
+	resp, err := http.Post(ts.URL+"/api/qr-code/batch", "application/json", strings.NewReader(batchOf(3, "svg")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d, %d bytes, %v", resp.StatusCode, len(body), err)
+	}
+	if zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body))); err != nil || len(zr.File) != 3 {
+		t.Fatalf("not the whole archive: %v", err)
+	}
+}
