@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -31,29 +30,8 @@ func TestExpensesIdleConnections(t *testing.T) {
 	_, addr := startExpensesCommand(t, exec.Command("sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin,
 		"expenses", "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "e.db")))
 
-	const flood = 300
-	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	dialer := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.1")}, Timeout: time.Second}
-	for range flood {
-		c, err := dialer.DialContext(context.Background(), "tcp", addr)
-		if err != nil {
-			continue // the server may be slow to accept a refused one: no matter
-		}
-		c.Write([]byte("GET / HTTP/1.1\r\nHost: flood\r\n\r\n")) // answered, then idle on keep-alive
-		conns = append(conns, c)
-	}
-	kept := 0
-	for _, c := range conns {
-		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		if n, _ := c.Read(make([]byte, 64)); n > 0 { // answered: the server kept it
-			kept++
-		}
-	}
+	conns := flood(t, addr, 300, "/") // answered, then idle on keep-alive
+	kept := served(conns, 50*time.Millisecond)
 
 	probe := &http.Client{Timeout: 3 * time.Second, Transport: &http.Transport{DisableKeepAlives: true,
 		DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).DialContext}}

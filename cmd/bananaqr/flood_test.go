@@ -72,30 +72,9 @@ func TestConnectionFlood(t *testing.T) {
 		}
 	})
 
-	const flood = 3000
-	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	dialer := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.1")}, Timeout: time.Second}
-	for range flood {
-		c, err := dialer.DialContext(context.Background(), "tcp", addr)
-		if err != nil {
-			continue // the server may be slow to accept a refused one: no matter
-		}
-		c.Write([]byte("GET /healthz HTTP/1.1\r\nHost: flood\r\n\r\n"))
-		conns = append(conns, c)
-	}
+	conns := flood(t, addr, 3000, "/healthz")
 	time.Sleep(time.Second) // the flood held open while the probes go on
-	kept := 0
-	for _, c := range conns {
-		c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
-		if n, _ := c.Read(make([]byte, 64)); n > 0 { // answered: the server kept it
-			kept++
-		}
-	}
+	kept := served(conns, 20*time.Millisecond)
 	close(stop)
 	wg.Wait()
 	if len(failures) > 0 {
@@ -117,4 +96,39 @@ func TestConnectionFlood(t *testing.T) {
 			t.Logf("%d of %d flood connections served, slowest probe %v, peak RSS %.1f MB", kept, len(conns), slowest, float64(n)/1024)
 		}
 	}
+}
+
+// flood opens n connections to addr from 127.0.0.1, each sending a GET of path and then idle on
+// keep-alive, and returns those that could be opened; the test's end closes them.
+func flood(t *testing.T, addr string, n int, path string) []net.Conn {
+	t.Helper()
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	dialer := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.1")}, Timeout: time.Second}
+	for range n {
+		c, err := dialer.DialContext(context.Background(), "tcp", addr)
+		if err != nil {
+			continue // the server may be slow to accept a refused one: no matter
+		}
+		c.Write([]byte("GET " + path + " HTTP/1.1\r\nHost: flood\r\n\r\n"))
+		conns = append(conns, c)
+	}
+	return conns
+}
+
+// served returns how many of conns the server answered within wait each: those it kept open
+// rather than closed at once for being over a bound.
+func served(conns []net.Conn, wait time.Duration) int {
+	kept := 0
+	for _, c := range conns {
+		c.SetReadDeadline(time.Now().Add(wait))
+		if n, _ := c.Read(make([]byte, 64)); n > 0 {
+			kept++
+		}
+	}
+	return kept
 }

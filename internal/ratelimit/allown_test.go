@@ -13,15 +13,7 @@ import (
 // the whole budget never passes.
 func TestAllowN(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	limiters := map[string]Limiter{"memory": NewMemory(60, time.Minute, func() time.Time { return now })}
-	if url := testRedisURLOrEmpty(t); url != "" {
-		r, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		limiters["redis"] = r
-	}
+	limiters := bothLimiters(t, func() time.Time { return now })
 	ctx := context.Background()
 	for name, l := range limiters {
 		caller := uniqueCaller("allown-" + name)
@@ -64,4 +56,20 @@ func testRedisURLOrEmpty(t *testing.T) string {
 	}
 	t.Log("BANANAQR_TEST_REDIS_URL is not set: the Redis limiter's AllowN is not tested")
 	return ""
+}
+
+// bothLimiters returns the limiters of 60 codes a minute to hold to the same behaviour: a Memory
+// on the clock now, and a Redis one when BANANAQR_TEST_REDIS_URL names a Redis.
+func bothLimiters(t *testing.T, now func() time.Time) map[string]Limiter {
+	t.Helper()
+	limiters := map[string]Limiter{"memory": NewMemory(60, time.Minute, now)}
+	if url := testRedisURLOrEmpty(t); url != "" {
+		r, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		limiters["redis"] = r
+	}
+	return limiters
 }

@@ -90,15 +90,7 @@ func TestLimitersAgree(t *testing.T) {
 // budget more than whole, and a refund's Decision is the budget afterwards.
 func TestRefund(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	limiters := map[string]Limiter{"memory": NewMemory(60, time.Minute, func() time.Time { return now })}
-	if url := testRedisURLOrEmpty(t); url != "" {
-		r, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		limiters["redis"] = r
-	}
+	limiters := bothLimiters(t, func() time.Time { return now })
 	ctx := context.Background()
 	for name, l := range limiters {
 		caller := uniqueCaller("refund-" + name)
