@@ -78,7 +78,7 @@ func (s *Service) requestFriend(ctx context.Context, c Caller, name string) (Fri
 		return FriendStatus{}, err
 	}
 	if !asked {
-		n, err := s.store.FriendRequests(ctx, c.UserID)
+		n, err := s.store.CountFriendRequests(ctx, c.UserID)
 		if err != nil {
 			return FriendStatus{}, err
 		}

@@ -24,8 +24,8 @@ func (s *Store) FriendRequested(ctx context.Context, userID, name string) (bool,
 	return n > 0, wrap(err, "friend request of user %s", userID)
 }
 
-// FriendRequests returns how many friend requests the user has made that are not answered yet.
-func (s *Store) FriendRequests(ctx context.Context, userID string) (int, error) {
+// CountFriendRequests returns how many friend requests the user has made that are not answered yet.
+func (s *Store) CountFriendRequests(ctx context.Context, userID string) (int, error) {
 	var n int
 	err := s.r.QueryRowContext(ctx, rebind(s.dialect,
 		`SELECT COUNT(*) FROM friend_requests WHERE from_user = ?`), userID).Scan(&n)
