@@ -14,7 +14,15 @@ import (
 // payload fields that are set, type, and the format, download and style fields that differ
 // from NewRequest's defaults. A string that is not valid UTF-8 cannot be written as JSON
 // without changing it, so it is refused with an INVALID_TEXT *Error rather than replaced.
+//
+// A field left at a zero value that is not one of its values asks for the service's default,
+// so that the zero Request, or one that sets only its Payload, asks for the defaults: an empty
+// Format, a Size of 0, a Color or Background whose alpha is 0 (the API's colours are opaque);
+// and, in a Request whose Size is 0 (one not made by NewRequest), a Margin of 0 too. A Request
+// with a Size asks for the Margin it holds, 0 included.
 func EncodeJSON(r *Request) ([]byte, error) {
+	set := withDefaults(*r)
+	r = &set
 	body := map[string]any{}
 	for name, field := range stringFields {
 		if v := *field(&r.Payload); v != "" {
@@ -46,6 +54,28 @@ func EncodeJSON(r *Request) ([]byte, error) {
 		}
 	}
 	return json.Marshal(body)
+}
+
+// withDefaults returns r with the fields it leaves unset, as EncodeJSON reads them, at
+// NewRequest's defaults.
+func withDefaults(r Request) Request {
+	d := NewRequest()
+	if r.Format == "" {
+		r.Format = d.Format
+	}
+	if r.Size == 0 {
+		r.Size = d.Size
+		if r.Margin == 0 {
+			r.Margin = d.Margin
+		}
+	}
+	if r.Color.A == 0 {
+		r.Color = d.Color
+	}
+	if r.Background.A == 0 {
+		r.Background = d.Background
+	}
+	return r
 }
 
 // styleField is a style field of a request in its text form (number: a decimal integer).
