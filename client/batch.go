@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/bananaqr/bananaqr/api"
 )
@@ -29,17 +30,22 @@ type ItemError struct {
 const MaxBatch = 60
 
 // Batch makes up to MaxBatch codes at once (POST /api/qr-code/batch, a bananaqr extension) and
-// returns them as one ZIP archive, a file a request in their order. Each request's Format is
+// returns them as one ZIP archive, a file a request in their order, with the caller's budget
+// after them. Each request's Format is
 // svg (the default) or png. The batch is all or nothing: when requests of it are invalid the
 // error is an *APIError with code BATCH_INVALID whose Items list each of them, and no code is
 // made. All its codes count against the caller's budget at once; a batch larger than what is
 // left gets 429, which is waited out as for one code.
-func (c *Client) Batch(ctx context.Context, items []BatchItem) ([]byte, error) {
+func (c *Client) Batch(ctx context.Context, items []BatchItem) (*Archive, error) {
 	body, err := batchBody(items)
 	if err != nil {
 		return nil, err
 	}
-	return c.post(ctx, "/api/qr-code/batch", body, "application/zip")
+	a, err := c.send(ctx, http.MethodPost, "/api/qr-code/batch", body, "application/zip")
+	if err != nil {
+		return nil, err
+	}
+	return &Archive{ZIP: a.body, RateLimit: rateLimitOf(a.header), RequestID: a.header.Get("X-Request-Id")}, nil
 }
 
 // batchBody returns the JSON array of items: each request's POST body (api.EncodeJSON) with

@@ -33,7 +33,7 @@ func TestBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	zr, err := zip.NewReader(bytes.NewReader(archive.ZIP), int64(len(archive.ZIP)))
 	if err != nil {
 		t.Fatal(err)
 	}

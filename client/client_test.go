@@ -83,10 +83,11 @@ func TestPayloadTypes(t *testing.T) {
 	ctx := context.Background()
 	check := func(name string, r api.Request, want string) {
 		t.Helper()
-		res, err := c.JSON(ctx, r)
+		code, err := c.JSON(ctx, r)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		res := code.Response
 		pngBytes, err := base64.StdEncoding.DecodeString(res.PNGBase64)
 		if err != nil {
 			t.Fatal(err)
@@ -134,16 +135,17 @@ func TestPayloadTypes(t *testing.T) {
 
 	r = api.NewRequest()
 	r.Payload.URL = "example.com/menu"
-	res, err := c.JSON(ctx, r)
+	code, err := c.JSON(ctx, r)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := code.Response
 	svg, err := c.SVG(ctx, r)
-	if err != nil || string(svg) != res.SVG {
+	if err != nil || string(svg.Bytes) != res.SVG {
 		t.Errorf("SVG differs from the JSON response's svg: %v", err)
 	}
-	pngBytes, err := c.PNG(ctx, r)
-	if err != nil || base64.StdEncoding.EncodeToString(pngBytes) != res.PNGBase64 {
+	pngCode, err := c.PNG(ctx, r)
+	if err != nil || base64.StdEncoding.EncodeToString(pngCode.Bytes) != res.PNGBase64 {
 		t.Errorf("PNG differs from the JSON response's png_base64: %v", err)
 	}
 	if err := c.Health(ctx); err != nil {

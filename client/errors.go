@@ -26,6 +26,12 @@ type APIError struct {
 	Hint    string        // how to correct it
 	// RetryAfter is the wait the Retry-After header asked for (429 and 503); 0 without one.
 	RetryAfter time.Duration
+	// RateLimit is the caller's budget as the answer's RateLimit-* headers say (a 429's
+	// Remaining is 0); the zero value when there were none.
+	RateLimit RateLimit
+	// RequestID is the answer's X-Request-Id, the id the service's logs know the request by:
+	// the one to quote when asking its operators why.
+	RequestID string
 	// Items are, for BATCH_INVALID, the batch's failing requests (Client.Batch).
 	Items []ItemError
 }
@@ -34,6 +40,9 @@ func (e *APIError) Error() string {
 	s := fmt.Sprintf("bananaqr API: %d %s: %s", e.Status, e.Code, e.Message)
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
+	}
+	if e.RequestID != "" {
+		s += " [request " + e.RequestID + "]"
 	}
 	return s
 }
@@ -61,6 +70,10 @@ type TransportError struct {
 	Failure  Failure // how it failed
 	Err      error   // the underlying error
 	Liveness Liveness
+	// RequestID is the X-Request-Id of the foreign answer, when it had one (a proxy that
+	// passes the service's id on, or the service's own answer that could not be read); "" when
+	// no answer came.
+	RequestID string
 }
 
 // Liveness is the result of the liveness check (GET /healthz) run after a transport failure.
@@ -76,6 +89,9 @@ type Liveness struct {
 // here".
 func (e *TransportError) Error() string {
 	s := fmt.Sprintf("%s: %s: %v", e.Op, e.Failure, e.Err)
+	if e.RequestID != "" {
+		s += " [request " + e.RequestID + "]"
+	}
 	var inner *TransportError
 	switch l := e.Liveness; {
 	case l.OK:

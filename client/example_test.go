@@ -42,7 +42,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	cfg, err := png.DecodeConfig(bytes.NewReader(img.Bytes))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,10 +59,11 @@ func ExampleClient_JSON() {
 
 	r := api.NewRequest()
 	r.Payload = payload.Request{Type: payload.WiFi, SSID: "Lab Net", Password: "hunter22"}
-	res, err := c.JSON(context.Background(), r)
+	code, err := c.JSON(context.Background(), r)
 	if err != nil {
 		log.Fatal(err)
 	}
+	res := code.Response
 	fmt.Println(res.PayloadType, res.Payload == nil, res.ImageURL == nil)
 	fmt.Printf("version %d, level %s, %d modules a side, %d px each\n", res.Version, res.ECC, res.Modules, res.ModulePx)
 	// Output:

@@ -40,10 +40,11 @@ func TestExtensionTypes(t *testing.T) {
 				t.Fatalf("%s vector %d: %v", typ, i, err)
 			}
 			r.Size = 512
-			res, err := c.JSON(ctx, r)
+			code, err := c.JSON(ctx, r)
 			if err != nil {
 				t.Fatalf("%s vector %d: %v", typ, i, err)
 			}
+			res := code.Response
 			png, _ := base64.StdEncoding.DecodeString(res.PNGBase64)
 			if got := decodePNG(t, png, res.ModulePx); got != v.Expected {
 				t.Errorf("%s vector %d: decoded %q, want %q", typ, i, got, v.Expected)

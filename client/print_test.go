@@ -24,7 +24,7 @@ func TestPrintFormats(t *testing.T) {
 	o := r.Options()
 	o.Title = "QR code: print"
 	for name, c := range map[string]struct {
-		get  func(context.Context, api.Request) ([]byte, error)
+		get  func(context.Context, api.Request) (*Code, error)
 		draw func(*qr.Symbol, render.Options) ([]byte, error)
 	}{"PDF": {c.PDF, render.PDF}, "EPS": {c.EPS, render.EPS}} {
 		got, err := c.get(context.Background(), r)
@@ -35,8 +35,8 @@ func TestPrintFormats(t *testing.T) {
 			o.Title = "" // an EPS has no title
 		}
 		want, _ := c.draw(s, o)
-		if string(got) != string(want) {
-			t.Errorf("%s: %d bytes from the service, render draws %d", name, len(got), len(want))
+		if string(got.Bytes) != string(want) {
+			t.Errorf("%s: %d bytes from the service, render draws %d", name, len(got.Bytes), len(want))
 		}
 	}
 }

@@ -21,8 +21,8 @@ import (
 )
 
 // encodeRemote is "encode -remote base": the code of r made by the service at base, through
-// package client (which waits out one 429 and reports what it could not reach with the
-// liveness check's result). out names an .svg, .png, .pdf or .eps file, or is empty for the
+// package client (which waits out one 429, or one 503 with Retry-After, and reports what it
+// could not reach with the liveness check's result). out names an .svg, .png, .pdf or .eps file, or is empty for the
 // terminal.
 // Nothing is ever made locally instead: a failure is reported and the exit status is 1, or 2
 // for a request the service refused as invalid (400).
@@ -31,22 +31,22 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 	defer stop()
 	c, err := client.New(base, client.WithUserAgent("bananaqr-cli/"+version()),
 		client.OnRateLimitWait(func(d time.Duration) {
-			fmt.Fprintf(stderr, "bananaqr: %s: over the rate limit; waiting %s as it asks, then trying once more (Ctrl-C stops)\n", base, d)
+			fmt.Fprintf(stderr, "bananaqr: %s: over the rate limit or busy; waiting %s as it asks, then trying once more (Ctrl-C stops)\n", base, d)
 		}))
 	if err != nil {
 		fmt.Fprintf(stderr, "bananaqr: -remote: %v\n", err)
 		return 2
 	}
-	var image []byte
+	var code *client.Code
 	switch strings.ToLower(filepath.Ext(out)) {
 	case ".svg":
-		image, err = c.SVG(ctx, r)
+		code, err = c.SVG(ctx, r)
 	case ".png":
-		image, err = c.PNG(ctx, r)
+		code, err = c.PNG(ctx, r)
 	case ".pdf":
-		image, err = c.PDF(ctx, r)
+		code, err = c.PDF(ctx, r)
 	case ".eps":
-		image, err = c.EPS(ctx, r)
+		code, err = c.EPS(ctx, r)
 	default:
 		var m render.Modules
 		if m, err = remoteModules(ctx, c, r); err == nil {
@@ -54,12 +54,16 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 		}
 	}
 	if err == nil && out != "" {
-		err = os.WriteFile(out, image, 0o644)
+		err = os.WriteFile(out, code.Bytes, 0o644)
 	}
 	var apiErr *client.APIError
 	switch {
 	case errors.As(err, &apiErr):
-		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d)\n%s\n", base, apiErr.Message, apiErr.Code, apiErr.Status, apiErr.Hint)
+		id := ""
+		if apiErr.RequestID != "" {
+			id = ", request " + apiErr.RequestID
+		}
+		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d%s)\n%s\n", base, apiErr.Message, apiErr.Code, apiErr.Status, id, apiErr.Hint)
 		if apiErr.Status == 400 {
 			return 2
 		}
@@ -79,10 +83,11 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render.Modules, error) {
 	plain := api.NewRequest()
 	plain.Payload, plain.ECC, plain.Logo, plain.Size = r.Payload, r.ECC, r.Logo, api.MaxSize
-	res, err := c.JSON(ctx, plain)
+	code, err := c.JSON(ctx, plain)
 	if err != nil {
 		return nil, err
 	}
+	res := code.Response
 	b, err := base64.StdEncoding.DecodeString(res.PNGBase64)
 	if err != nil {
 		return nil, fmt.Errorf("the service's png_base64: %w", err)

@@ -85,7 +85,7 @@ func TestEncodeRemoteErrors(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"--remote", svc.URL, "-type", "wifi", "-password", "x"}, 2, []string{"MISSING_FIELD", "HTTP 400", "ssid"}},
+		{[]string{"--remote", svc.URL, "-type", "wifi", "-password", "x"}, 2, []string{"MISSING_FIELD", "HTTP 400, request ", "ssid"}},
 		{[]string{"--remote", svc.URL, strings.Repeat("a", 3000)}, 1, []string{"PAYLOAD_TOO_LARGE", "HTTP 413"}},
 		{[]string{"--remote", svc.URL, "--color", "EEEEEE", "-o", out, "hi"}, 2, []string{"LOW_CONTRAST"}},
 		{[]string{"--remote", closed, "-o", out, "hi"}, 1, []string{"connection", "liveness check failed too"}},
