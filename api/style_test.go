@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/payload"
@@ -48,9 +49,12 @@ func TestOpenAPIStyles(t *testing.T) {
 		Components struct {
 			Schemas map[string]struct {
 				Properties map[string]struct {
+					Ref     string          `json:"$ref"` // a property with a default refers to a schema of its own
 					Enum    []string        `json:"enum"`
 					Default json.RawMessage `json:"default"`
 				} `json:"properties"`
+				Enum    []string        `json:"enum"`
+				Default json.RawMessage `json:"default"`
 			} `json:"schemas"`
 		} `json:"components"`
 	}
@@ -63,6 +67,9 @@ func TestOpenAPIStyles(t *testing.T) {
 		if !ok {
 			t.Errorf("QrRequest has no %s", name)
 			continue
+		}
+		if ref, ok := strings.CutPrefix(p.Ref, "#/components/schemas/"); ok {
+			p.Enum, p.Default = doc.Components.Schemas[ref].Enum, doc.Components.Schemas[ref].Default
 		}
 		var def any
 		json.Unmarshal(p.Default, &def)
