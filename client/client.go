@@ -356,8 +356,10 @@ func (c *Client) liveness(ctx context.Context) Liveness {
 	return Liveness{Checked: true, OK: err == nil, Err: err}
 }
 
+// endpoint returns the URL of path, which may end in a query string, under the base URL.
 func (c *Client) endpoint(path string) string {
 	u := *c.base
+	path, u.RawQuery, _ = strings.Cut(path, "?")
 	u.Path += path
 	return u.String()
 }
