@@ -264,6 +264,8 @@ func TestContrast(t *testing.T) {
 	}
 }
 
+// TestCodeOfHeaders: a percent-encoded payload is decoded as a path is (+ stays +), warnings
+// come as one list however the header lines split it, and an unreadable number is 0.
 func TestCodeOfHeaders(t *testing.T) {
 	h := http.Header{}
 	h.Set("X-QR-Payload", url.PathEscape("a+b c"))

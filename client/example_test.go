@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"image/png"
 	"log"
 	"log/slog"
@@ -112,6 +113,39 @@ func ExampleTransportError() {
 	}
 	// Output:
 	// connection - service up: false
+}
+
+// What the answer's headers say beside the code: here a quiet zone of one module, which the
+// service makes but warns of.
+func ExampleCode() {
+	base, stop := startService()
+	defer stop()
+	c, _ := client.New(base)
+
+	r := api.Request{Payload: payload.Request{URL: "https://example.com/menu"}, Margin: 1, Size: 512}
+	code, err := c.SVG(context.Background(), r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(code.PayloadType, *code.Payload, code.Version, code.ECC, code.Size, code.Warnings)
+	// Output:
+	// url https://example.com/menu 2 M 512 [SMALL_QUIET_ZONE]
+}
+
+// Whether readers can tell a colour from the background before asking for a code in them.
+func ExampleClient_Contrast() {
+	base, stop := startService()
+	defer stop()
+	c, _ := client.New(base)
+
+	orange := color.RGBA{0xE0, 0x70, 0x1A, 0xff}
+	v, err := c.Contrast(context.Background(), orange, color.RGBA{}) // on the default background
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(v.Readable, v.Suggestion.Color)
+	// Output:
+	// false #BD5E16
 }
 
 func ExampleClient_Health() {
