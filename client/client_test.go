@@ -288,8 +288,9 @@ func TestRateLimit(t *testing.T) {
 	before := svc.posts.Load()
 	_, err := c.SVG(ctx, r)
 	var e *APIError
-	if !errors.As(err, &e) || e.Status != 429 || e.Code != api.CodeRateLimited || e.RetryAfter != 60*time.Second || e.Hint == "" {
-		t.Fatalf("a second 429: %v", err)
+	if !errors.As(err, &e) || e.Status != 429 || e.Code != api.CodeRateLimited || e.RetryAfter != 60*time.Second || e.Hint == "" ||
+		e.RateLimit.Limit != 1 || e.RateLimit.Remaining != 0 || e.RequestID == "" {
+		t.Fatalf("a second 429: %v (budget %+v)", err, e.RateLimit)
 	}
 	if len(waits) != 1 || svc.posts.Load()-before != 3 { // the client's two and the other's GET
 		t.Errorf("a second 429: waits %v, %d requests", waits, svc.posts.Load()-before)
