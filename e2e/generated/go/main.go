@@ -1,0 +1,143 @@
+// Command generated calls a running bananaqr serve through the client oapi-codegen generates
+// from the served /openapi.json (package genclient, which scripts/generated-clients.sh writes
+// beside this file in a module of its own, outside bananaqr's). It makes each kind of call the
+// TypeScript clients make, checks the answers, and writes the images and the archive to a
+// directory for the script to decode.
+//
+// Usage: generated BASE_URL LIMITED_BASE_URL OUT_DIR
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"example.com/bananaqr-generated/genclient"
+)
+
+func main() {
+	if len(os.Args) != 4 {
+		log.Fatal("usage: generated BASE_URL LIMITED_BASE_URL OUT_DIR")
+	}
+	base, limitedBase, out := os.Args[1], os.Args[2], os.Args[3]
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	c, err := genclient.NewClientWithResponses(base)
+	check(err)
+	ctx := context.Background()
+	save := func(name string, body []byte) { check(os.WriteFile(filepath.Join(out, name), body, 0o644)) }
+
+	// An SVG.
+	svg, err := c.GetQrCodeSvgWithResponse(ctx, &genclient.GetQrCodeSvgParams{Url: ptr("https://example.com/generated/oapi-codegen")})
+	check(err)
+	want(svg.StatusCode() == http.StatusOK && strings.HasPrefix(svg.HTTPResponse.Header.Get("Content-Type"), "image/svg+xml") &&
+		bytes.HasPrefix(svg.Body, []byte("<svg")), "GET /api/qr-code.svg: %d %s", svg.StatusCode(), svg.Body)
+	save("code.svg", svg.Body)
+	ok("GET /api/qr-code.svg: an SVG")
+
+	// A PNG.
+	png, err := c.GetQrCodePngWithResponse(ctx, &genclient.GetQrCodePngParams{Text: ptr("bananaqr oapi-codegen PNG"), Size: ptr(256)})
+	check(err)
+	want(png.StatusCode() == http.StatusOK && png.HTTPResponse.Header.Get("Content-Type") == "image/png", "GET /api/qr-code.png: %d", png.StatusCode())
+	save("code.png", png.Body)
+	ok("GET /api/qr-code.png: a PNG")
+
+	// A Wi-Fi code as JSON, compared with the raw JSON it was decoded from.
+	wifi, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{
+		Type: ptr(genclient.QrRequestTypeWifi), Ssid: ptr("Lab-oapi-codegen"), Password: ptr("hunter22"), Format: ptr(genclient.ResponseFormatJson),
+	})
+	check(err)
+	want(wifi.JSON200 != nil, "POST /api/qr-code format=json: %d %s", wifi.StatusCode(), wifi.Body)
+	got := wifi.JSON200
+	var raw map[string]any
+	check(json.Unmarshal(wifi.Body, &raw))
+	pngBytes, err := got.PngBase64.Bytes()
+	check(err)
+	want(got.PayloadType == "wifi" && got.Payload == nil && got.ImageUrl == nil && got.SvgUrl == nil && got.Format == "json" &&
+		got.Size == 1024 && got.Modules == 17+4*got.Version && strings.HasPrefix(got.Svg, "<svg") &&
+		got.Svg == raw["svg"] && got.PngDataUrl == raw["png_data_url"] && float64(got.Version) == raw["version"] &&
+		string(got.Ecc) == raw["ecc"] && len(got.Warnings) == 0, "the typed answer %+v differs from the raw JSON", got)
+	reencoded, err := json.Marshal(got)
+	check(err)
+	var again map[string]any
+	check(json.Unmarshal(reencoded, &again))
+	want(reflect.DeepEqual(again, raw), "the typed answer encodes again as %s, not as the raw %s", reencoded, wifi.Body)
+	save("wifi.png", pngBytes)
+	ok("POST /api/qr-code format=json (wifi): the fields, the PNG")
+
+	// A 400 with its code and hint.
+	bad, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeUrl), Url: ptr("javascript:alert(1)")})
+	check(err)
+	checkError(bad.JSON400, bad.StatusCode(), http.StatusBadRequest, genclient.INVALIDURL)
+	ok("400 INVALID_URL, hint: " + bad.JSON400.Hint)
+
+	// A 413.
+	big, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeText), Text: ptr(strings.Repeat("x", 2049))})
+	check(err)
+	checkError(big.JSON413, big.StatusCode(), http.StatusRequestEntityTooLarge, genclient.PAYLOADTOOLARGE)
+	ok("413 PAYLOAD_TOO_LARGE")
+
+	// A 429 with Retry-After, from the server that makes one code a minute.
+	limited, err := genclient.NewClientWithResponses(limitedBase)
+	check(err)
+	refused := false
+	for i := 0; i < 3 && !refused; i++ {
+		r, err := limited.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeText), Text: ptr("again"), Format: ptr(genclient.ResponseFormatPng)})
+		check(err)
+		if r.StatusCode() == http.StatusTooManyRequests {
+			checkError(r.JSON429, r.StatusCode(), http.StatusTooManyRequests, genclient.RATELIMITED)
+			retry := r.HTTPResponse.Header.Get("Retry-After")
+			want(regexp.MustCompile(`^[1-9][0-9]*$`).MatchString(retry), "Retry-After %q", retry)
+			refused = true
+		} else {
+			want(r.StatusCode() == http.StatusOK, "limited POST: %d %s", r.StatusCode(), r.Body)
+		}
+	}
+	want(refused, "no 429 after 3 codes at one a minute")
+	ok("429 RATE_LIMITED with Retry-After")
+
+	// A batch: a ZIP archive.
+	menu := genclient.BatchItem{Filename: ptr("menu")}
+	menu.Set("url", "https://example.com/menu")
+	text := genclient.BatchItem{}
+	text.Set("type", "text")
+	text.Set("text", "hello oapi-codegen")
+	text.Set("format", "png")
+	batch, err := c.CreateQrCodeBatchWithResponse(ctx, genclient.CreateQrCodeBatchJSONRequestBody{menu, text})
+	check(err)
+	want(batch.StatusCode() == http.StatusOK && batch.HTTPResponse.Header.Get("Content-Type") == "application/zip", "POST /api/qr-code/batch: %d %s", batch.StatusCode(), batch.Body)
+	save("batch.zip", batch.Body)
+	ok("POST /api/qr-code/batch: a ZIP archive")
+}
+
+// checkError fails unless an answer of status wantStatus decoded to the error object with code
+// and a hint.
+func checkError(e *genclient.Error, status, wantStatus int, code genclient.ErrorCode) {
+	want(status == wantStatus && e != nil && e.Code == code && e.Hint != "" && e.Message == e.Error,
+		"status %d, want %d with %s: %+v", status, wantStatus, code, e)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func check(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+func want(cond bool, format string, args ...any) {
+	if !cond {
+		log.Fatalf("FAIL: "+format, args...)
+	}
+}
+
+func ok(what string) { fmt.Println("ok: " + what) }
