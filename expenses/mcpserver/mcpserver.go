@@ -45,6 +45,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/internal/cors"
+	"github.com/bananaqr/bananaqr/internal/mcptasks"
 )
 
 // Version is the version the server reports.
@@ -115,7 +116,7 @@ func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: opts.DisableLocalhostProtection,
 		MaxRequestBodyBytes: MaxRequestBody, Logger: opts.Logger,
 	})
-	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, sdk, opts.Logger)
+	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, mcptasks.Handler(sdk), opts.Logger)
 	metadata, docs := metadataDocument(urls), docsDocument(urls, ToolNames)
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, mcpCORS.Handler(http.MethodPost, gate))
@@ -133,7 +134,7 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	}
 	e := &edge{svc: svc, log: opts.Logger}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: Version},
-		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+		&mcp.ServerOptions{Capabilities: capabilities})
 	server.AddReceivingMiddleware(e.middleware)
 	e.addLedgerReadTools(server)
 	e.addLedgerWriteTools(server)
@@ -437,3 +438,12 @@ func errorResult(se *service.Error) *mcp.CallToolResult {
 	text, _ := json.Marshal(se)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }
+
+// capabilities are what the server declares in server/discover (and initialize): tools, and
+// prompts and resources, none of which it has. The SDK answers prompts/list, resources/list and
+// resources/read (-32602 for an unknown URI, SEP-2164) whatever is declared, and the 2026-07-28
+// revision requires that "servers that support prompts MUST declare the prompts capability"
+// (likewise resources): the declaration says what the server answers, empty lists. Not logging
+// or tools.listChanged, which the SDK would add by default and the server does not use.
+var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{},
+	Resources: &mcp.ResourceCapabilities{}}

@@ -19,6 +19,7 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
+	"github.com/bananaqr/bananaqr/internal/mcptasks"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -84,7 +85,7 @@ func Handler(cfg Config) http.Handler {
 		cfg.Logger = slog.Default()
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version},
-		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+		&mcp.ServerOptions{Capabilities: capabilities})
 	no := false
 	server.AddTool(&mcp.Tool{
 		Name:        ToolName,
@@ -98,7 +99,7 @@ func Handler(cfg Config) http.Handler {
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: cfg.DisableLocalhostProtection,
 		MaxRequestBodyBytes: api.MaxBody, Logger: cfg.Logger,
 	})
-	return (&mcphttp.Body{Limit: api.MaxBody, ErrorData: refusalError}).Handler(sdk)
+	return (&mcphttp.Body{Limit: api.MaxBody, ErrorData: refusalError}).Handler(mcptasks.Handler(sdk))
 }
 
 // refusalError returns the API's error object of a body that mcphttp refuses before the SDK
@@ -257,3 +258,12 @@ func toolError(err error) *mcp.CallToolResult {
 	text, _ := json.Marshal(body)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}
 }
+
+// capabilities are what the server declares in server/discover (and initialize): tools, and
+// prompts and resources, none of which it has. The SDK answers prompts/list, resources/list and
+// resources/read (-32602 for an unknown URI, SEP-2164) whatever is declared, and the 2026-07-28
+// revision requires that "servers that support prompts MUST declare the prompts capability"
+// (likewise resources): the declaration says what the server answers, empty lists. Not logging
+// or tools.listChanged, which the SDK would add by default and the server does not use.
+var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{},
+	Resources: &mcp.ResourceCapabilities{}}
