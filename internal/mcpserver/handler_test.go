@@ -122,8 +122,8 @@ func readPNG(t *testing.T, res *mcp.CallToolResult) (data []byte, text string) {
 	return img.Data, text
 }
 
-// errorBody returns the API's error object of a tool error, checking that its text and its
-// structured content agree.
+// errorBody returns the API's error object of a tool error, checking that it has no
+// structured content (which would have to match the outputSchema of a code).
 func errorBody(t *testing.T, res *mcp.CallToolResult) api.ErrorBody {
 	t.Helper()
 	if !res.IsError || len(res.Content) != 1 {
@@ -133,13 +133,12 @@ func errorBody(t *testing.T, res *mcp.CallToolResult) api.ErrorBody {
 	if !ok {
 		t.Fatalf("content %T", res.Content[0])
 	}
-	var e, structured api.ErrorBody
+	var e api.ErrorBody
 	if err := json.Unmarshal([]byte(text.Text), &e); err != nil {
 		t.Fatalf("tool error %q: %v", text.Text, err)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &structured); err != nil || structured != e {
-		t.Errorf("structured content %s, text %s", b, text.Text)
+	if res.StructuredContent != nil {
+		t.Errorf("a tool error with structured content %v", res.StructuredContent)
 	}
 	return e
 }
@@ -218,7 +217,7 @@ func TestCallPublic(t *testing.T) {
 	if len(f.requests) != 1 || f.requests[0].Format != api.FormatPNG || f.requests[0].Size != 256 {
 		t.Fatalf("requests %+v", f.requests)
 	}
-	if len(res.Content) != 3 {
+	if len(res.Content) != 5 {
 		t.Fatalf("%d content blocks: %+v", len(res.Content), res.Content)
 	}
 	md, _ := res.Content[1].(*mcp.TextContent)
@@ -243,9 +242,16 @@ func TestCallPublic(t *testing.T) {
 	if !bytes.Equal(again.PNG, data) {
 		t.Error("the linked PNG differs from the image block")
 	}
-	warn, _ := res.Content[2].(*mcp.TextContent)
+	// Resource links to the same PNG and to its SVG follow the Markdown.
+	png, _ := res.Content[2].(*mcp.ResourceLink)
+	svg, _ := res.Content[3].(*mcp.ResourceLink)
+	if png == nil || png.URI != link.String() || png.MIMEType != "image/png" ||
+		svg == nil || svg.URI != strings.Replace(link.String(), "/api/qr-code.png?", "/api/qr-code.svg?", 1) || svg.MIMEType != "image/svg+xml" {
+		t.Errorf("resource links %+v %+v", res.Content[2], res.Content[3])
+	}
+	warn, _ := res.Content[4].(*mcp.TextContent)
 	if warn == nil || !strings.HasPrefix(warn.Text, "Warning SMALL_QUIET_ZONE (margin): A quiet zone of 2 modules") {
-		t.Errorf("warning %+v", res.Content[2])
+		t.Errorf("warning %+v", res.Content[4])
 	}
 
 	// Without a base URL there is no address to link.

@@ -1,8 +1,10 @@
 // Package mcpserver is the service's Model Context Protocol edge (spec 4.7): one tool,
 // generate_qr, served statelessly over Streamable HTTP with the official Go SDK. A call takes
 // a payload type with its fields and the style fields (never raw data), counts against the
-// caller's budget shared with the HTTP API, and returns the PNG as an image content block and,
-// for public url and text codes, a Markdown image linking /api/qr-code.png.
+// caller's budget shared with the HTTP API, and returns the PNG as an image content block,
+// structured content that describes the code (Output, declared as the tool's outputSchema),
+// and, for public url and text codes, a Markdown image and resource links to
+// /api/qr-code.png and /api/qr-code.svg.
 package mcpserver
 
 import (
@@ -84,14 +86,16 @@ func Handler(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version},
+	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version, Icons: Icons},
 		&mcp.ServerOptions{Capabilities: capabilities})
 	no := false
 	server.AddTool(&mcp.Tool{
-		Name:        ToolName,
-		Title:       "Generate a QR code",
-		Description: toolDescription(cfg.RateLimit),
-		InputSchema: inputSchema(),
+		Name:         ToolName,
+		Title:        "Generate a QR code",
+		Description:  toolDescription(cfg.RateLimit),
+		InputSchema:  inputSchema(),
+		OutputSchema: outputSchema(),
+		Icons:        Icons,
 		Annotations: &mcp.ToolAnnotations{Title: "Generate a QR code", ReadOnlyHint: true, IdempotentHint: true,
 			DestructiveHint: &no, OpenWorldHint: &no},
 	}, (&tool{cfg: cfg}).call)
@@ -230,20 +234,23 @@ func (t *tool) logFault(err error) {
 }
 
 // codeResult returns the result of a call that made res for r: the PNG as an image, then, for a
-// public code when the service has a base URL, a Markdown image linking its PNG, then the
-// warnings.
+// public code when the service has a base URL, a Markdown image linking its PNG (for clients
+// older than resource_link, which show Markdown) and resource links to its PNG and SVG, then
+// the warnings as text; and the structured content (Output), which says all of it as the HTTP
+// API's JSON answer does.
 func codeResult(res *generate.Result, base string, r *api.Request) *mcp.CallToolResult {
 	// The PNG is copied out of the pooled buffer, which Release returns when call does: the SDK
 	// marshals the result (ImageContent.MarshalJSON, base64 of Data) only after the handler has
 	// returned (jsonrpc2's processResult), so handing it res.PNG would let another request
 	// overwrite the image before it is written. Not releasing instead would cost the pool the
 	// buffer, which the next code then regrows from nothing: dearer than this one copy.
+	structured := output(res, base, r)
 	out := &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
-	}}
-	if p := res.Payload; !p.Private && base != "" {
-		link := base + "/api/qr-code.png?" + r.Query(p)
-		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + link + ")"})
+	}, StructuredContent: structured}
+	if structured.ImageURL != nil {
+		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + *structured.ImageURL + ")"})
+		out.Content = append(out.Content, links(structured)...)
 	}
 	for _, wn := range res.Warnings {
 		out.Content = append(out.Content, &mcp.TextContent{Text: "Warning " + wn.Code + " (" + wn.Field + "): " + wn.Message})
@@ -251,12 +258,15 @@ func codeResult(res *generate.Result, base string, r *api.Request) *mcp.CallTool
 	return out
 }
 
-// toolError returns err as a tool error (isError true), whose text and structured content are
-// the HTTP API's error object: an agent can read the code and follow the hint.
+// toolError returns err as a tool error (isError true), whose text is the HTTP API's error
+// object as JSON: an agent can read the code and follow the hint. It has no structured
+// content: the spec (2025-06-18, 2025-11-25) says structured results MUST conform to the
+// tool's outputSchema, which describes a code, and the TypeScript SDK's client validates
+// structuredContent against it even when isError is true, so an error object there would turn
+// the tool error into a client-side exception that hides the hint.
 func toolError(err error) *mcp.CallToolResult {
-	body := api.ErrorOf(err).Body()
-	text, _ := json.Marshal(body)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}
+	text, _ := json.Marshal(api.ErrorOf(err).Body())
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }
 
 // capabilities are what the server declares in server/discover (and initialize): tools, and
