@@ -168,7 +168,7 @@ func TestMCPCall(t *testing.T) {
 			continue
 		}
 		md, ok := res.Content[1].(*mcp.TextContent)
-		if !ok || len(res.Content) != 2 || !strings.HasPrefix(md.Text, "![QR code]("+ts.URL+"/api/qr-code.png?") {
+		if !ok || len(res.Content) != 4 || !strings.HasPrefix(md.Text, "![QR code]("+ts.URL+"/api/qr-code.png?") { // then the PNG's and SVG's resource links
 			t.Fatalf("%v: markdown %+v", c.args, res.Content)
 		}
 		u, _ := url.Parse(strings.TrimSuffix(strings.TrimPrefix(md.Text, "![QR code]("), ")"))

@@ -27,6 +27,8 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		"/mcp/server-card":             {http.MethodGet: card},
 		"/.well-known/mcp.json":        {http.MethodGet: card},
 		"/.well-known/ai-catalog.json": {http.MethodGet: catalog},
+		"/icon.svg":                    {http.MethodGet: iconSVG},
+		"/icon.png":                    {http.MethodGet: iconPNG},
 		"/api/qr-code":                 {http.MethodGet: get(api.RouteQRCode), http.MethodPost: s.postCode},
 		"/api/qr-code/batch":           {http.MethodPost: s.postBatch},
 		"/api/qr-code/url":             {http.MethodGet: get(api.RouteURL)},

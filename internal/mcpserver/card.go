@@ -1,6 +1,10 @@
 package mcpserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // The discovery documents: the server card (SEP-2127, "MCP Server Cards"), which the HTTP
 // edge serves at /mcp/server-card and at /.well-known/mcp.json (the spec's name), and an AI
@@ -14,13 +18,14 @@ var ProtocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-
 
 // card is the server card's JSON form.
 type card struct {
-	Schema      string   `json:"$schema"`
-	Name        string   `json:"name"`
-	Version     string   `json:"version"`
-	Title       string   `json:"title"`
-	Description string   `json:"description"`
-	WebsiteURL  string   `json:"websiteUrl,omitempty"`
-	Remotes     []remote `json:"remotes,omitempty"`
+	Schema      string     `json:"$schema"`
+	Name        string     `json:"name"`
+	Version     string     `json:"version"`
+	Title       string     `json:"title"`
+	Description string     `json:"description"`
+	WebsiteURL  string     `json:"websiteUrl,omitempty"`
+	Icons       []mcp.Icon `json:"icons"`
+	Remotes     []remote   `json:"remotes,omitempty"`
 }
 
 type remote struct {
@@ -31,7 +36,8 @@ type remote struct {
 
 // Card returns the server card. Its remote, the /mcp endpoint, is given only when the
 // service's public base URL is configured: a card must not point wherever a request's Host
-// header says.
+// header says. Its icons are the banana's data: URIs (Icons), or its addresses under that
+// base URL.
 func Card(baseURL string) []byte {
 	c := card{
 		Schema:      "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
@@ -39,8 +45,15 @@ func Card(baseURL string) []byte {
 		Version:     Version,
 		Title:       "bananaqr QR codes",
 		Description: "QR codes for links, Wi-Fi, contacts, e-mail, SMS and text, as PNG images.",
+		Icons:       Icons,
 	}
 	if baseURL != "" {
+		// The icons at the service's own address (/icon.svg, /icon.png: the same bytes), which a
+		// registry can fetch and cache, rather than data: URIs in every copy of the card.
+		c.Icons = []mcp.Icon{
+			{Source: baseURL + "/icon.svg", MIMEType: Icons[0].MIMEType, Sizes: Icons[0].Sizes},
+			{Source: baseURL + "/icon.png", MIMEType: Icons[1].MIMEType, Sizes: Icons[1].Sizes},
+		}
 		c.WebsiteURL = baseURL + "/"
 		c.Remotes = []remote{{Type: "streamable-http", URL: baseURL + "/mcp", SupportedProtocolVersions: ProtocolVersions}}
 	}
