@@ -2,11 +2,13 @@
 # Drives a running `bananaqr serve` through /mcp with the official MCP Inspector CLI
 # (@modelcontextprotocol/inspector, pinned in package.json and package-lock.json), as a client
 # we did not write. It builds bananaqr, starts it on a free loopback port and checks:
-#   a. tools/list: exactly one tool, generate_qr, whose input schema enumerates the six payload
-#      types and takes no raw data, annotated read-only;
+#   a. tools/list: exactly one tool, generate_qr, whose input schema enumerates the payload
+#      types and takes no raw data, annotated read-only, with an outputSchema and icons;
 #   b. a url call: a PNG image block, then a Markdown link to this server's /api/qr-code.png,
-#      which serves the same PNG;
-#   c. a Wi-Fi call: the image only, no text block (the payload is private);
+#      which serves the same PNG, and resource links to that PNG and its SVG; structured
+#      content with the payload and the same image_url;
+#   c. a Wi-Fi call: the image only, no text block or link (the payload is private), and
+#      structured content whose payload and image_url are null;
 #   d. an invalid call (javascript: URL): a tool error (the CLI exits 5) whose one text block is
 #      the API's error object, code INVALID_URL, with a hint.
 #
@@ -106,22 +108,24 @@ JS
 
 # a. The tool list.
 inspect list 0 --method tools/list
-check list "tools/list: one tool, generate_qr; type enumerates url, wifi, vcard, email, sms, text and the extensions tel, geo, event, epc; no data property; read-only" <<'JS'
+check list "tools/list: one tool, generate_qr; type enumerates url, wifi, vcard, email, sms, text and the extensions tel, geo, event, epc; no data property; read-only; an outputSchema; the banana as SVG and PNG icons" <<'JS'
 const tools = out.result.tools;
 assert.deepStrictEqual(tools.map((t) => t.name), ["generate_qr"], "want exactly one tool, generate_qr");
 const props = tools[0].inputSchema.properties;
 assert.deepStrictEqual(props.type && props.type.enum, ["url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc"], "inputSchema.properties.type.enum");
 assert.ok(!("data" in props), "inputSchema has a data property: the tool must not take raw QR strings");
 assert.strictEqual(tools[0].annotations && tools[0].annotations.readOnlyHint, true, "annotations.readOnlyHint");
+assert.strictEqual(tools[0].outputSchema && tools[0].outputSchema.type, "object", "outputSchema");
+assert.deepStrictEqual((tools[0].icons || []).map((i) => i.mimeType), ["image/svg+xml", "image/png"], "icons");
 JS
 
 # b. A public code: the image and a Markdown link that serves it.
 inspect url 0 --method tools/call --tool-name generate_qr --tool-arg type=url url=https://example.com
-check url "tools/call url: a PNG image block, then a Markdown link to http://$addr/api/qr-code.png?… that serves the same PNG" <<'JS'
+check url "tools/call url: a PNG image block, then a Markdown link to http://$addr/api/qr-code.png?… that serves the same PNG, resource links to it and its SVG, structured content" <<'JS'
 const r = out.result;
 assert.ok(!r.isError, "isError is set");
-assert.deepStrictEqual(r.content.map((c) => c.type), ["image", "text"], "content block types");
-const [img, text] = r.content;
+assert.deepStrictEqual(r.content.map((c) => c.type), ["image", "text", "resource_link", "resource_link"], "content block types");
+const [img, text, pngLink, svgLink] = r.content;
 assert.strictEqual(img.mimeType, "image/png", "image mimeType");
 const png = Buffer.from(img.data, "base64");
 assert.ok(isPNG(png), "the image data is not a PNG");
@@ -132,16 +136,22 @@ const res = await fetch(link);
 assert.strictEqual(res.status, 200, `GET ${link}`);
 assert.strictEqual(res.headers.get("content-type"), "image/png", `GET ${link}: Content-Type`);
 assert.ok(Buffer.from(await res.arrayBuffer()).equals(png), `GET ${link} serves another image than the tool returned`);
+assert.strictEqual(pngLink.uri, link, "the PNG's resource link");
+assert.strictEqual(r.structuredContent.image_url, link, "structuredContent.image_url");
+assert.strictEqual(r.structuredContent.payload, "https://example.com", "structuredContent.payload");
+const svg = await fetch(svgLink.uri);
+assert.ok(svg.status === 200 && svg.headers.get("content-type") === "image/svg+xml" && svgLink.mimeType === "image/svg+xml", `GET ${svgLink.uri}`);
 JS
 
 # c. A private code: the image only.
 inspect wifi 0 --method tools/call --tool-name generate_qr --tool-args-json '{"type":"wifi","ssid":"Lab","password":"hunter22"}'
-check wifi "tools/call wifi: a PNG image block and no text block (private payload)" <<'JS'
+check wifi "tools/call wifi: a PNG image block, no text block or link, null payload and image_url (private payload)" <<'JS'
 const r = out.result;
 assert.ok(!r.isError, "isError is set");
 assert.deepStrictEqual(r.content.map((c) => c.type), ["image"], "content block types");
 assert.strictEqual(r.content[0].mimeType, "image/png", "image mimeType");
 assert.ok(isPNG(Buffer.from(r.content[0].data, "base64")), "the image data is not a PNG");
+assert.ok(r.structuredContent.payload === null && r.structuredContent.image_url === null, "a private payload or its link in structuredContent");
 const rest = JSON.stringify({ ...r, content: [] });
 assert.ok(!rest.includes("hunter22"), "the password is repeated in the result");
 JS
