@@ -58,6 +58,8 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/mcp/server-card", "getServerCard"},
 	{http.MethodGet, "/.well-known/mcp.json", "getServerCardWellKnown"},
 	{http.MethodGet, "/.well-known/ai-catalog.json", "getAiCatalog"},
+	{http.MethodGet, "/icon.svg", "getIconSvg"},
+	{http.MethodGet, "/icon.png", "getIconPng"},
 	{http.MethodGet, "/readyz", "readyz"},
 	{http.MethodGet, "/metrics", "metrics"},
 	{http.MethodGet, "/", "getPage"},
