@@ -1,6 +1,9 @@
 // Package api holds the HTTP API's wire types, shared by the service's edges and its Go client:
 // the request (spec 2.1) and how it is read from a JSON body or a query string, the JSON
-// response (2.2), the error object (2.3) and the list of error codes.
+// response (2.2), the error object (2.3) and the list of error codes. It is data and parsing
+// only: the rules a request meets (the colour rule, the EPC rules, the logo's cover, warnings)
+// live in the pipeline, internal/generate, and api imports neither the encoder nor the
+// renderers, so that the Go client compiles neither.
 package api
 
 import (
@@ -16,7 +19,7 @@ import (
 type Format string
 
 // The formats. PDF and EPS, for print, are bananaqr extensions: a page of Size pixels at
-// 72 pixels an inch, drawn in vectors as the SVG is.
+// 300 pixels an inch (the renderer's PrintDPI), drawn in vectors as the SVG is.
 const (
 	FormatJSON Format = "json"
 	FormatSVG  Format = "svg"
