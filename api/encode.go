@@ -2,12 +2,10 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // EncodeJSON returns the POST body (spec 2.1) that asks for r, the inverse of DecodeJSON: the
@@ -95,23 +93,12 @@ func (r *Request) styleFields() []styleField {
 			fs = append(fs, styleField{name, value, number})
 		}
 	}
-	add(r.Color != d.Color, "color", render.FormatColor(r.Color)[1:], false)
-	add(r.Background != d.Background, "background", render.FormatColor(r.Background)[1:], false)
-	add(r.Logo != d.Logo, "logo", nameOf(logos, r.Logo), false)
-	add(r.Corners != d.Corners, "corners", nameOf(corners, r.Corners), false)
-	add(r.ECC != d.ECC, "ecc", nameOf(levels, r.ECC), false)
+	add(r.Color != d.Color, "color", FormatColor(r.Color)[1:], false)
+	add(r.Background != d.Background, "background", FormatColor(r.Background)[1:], false)
+	add(r.Logo != d.Logo, "logo", r.Logo.String(), false)
+	add(r.Corners != d.Corners, "corners", r.Corners.String(), false)
+	add(r.ECC != d.ECC, "ecc", r.ECC.String(), false)
 	add(r.Size != d.Size, "size", strconv.Itoa(r.Size), true)
 	add(r.Margin != d.Margin, "margin", strconv.Itoa(r.Margin), true)
 	return fs
-}
-
-// nameOf returns the name of an enumerated value; a value outside the enumeration keeps its
-// number, which DecodeJSON and FromQuery refuse as INVALID_VALUE.
-func nameOf[T comparable](m map[string]T, v T) string {
-	for name, w := range m {
-		if w == v {
-			return name
-		}
-	}
-	return fmt.Sprint(v)
 }

@@ -6,7 +6,6 @@ import (
 	"log"
 
 	"github.com/bananaqr/bananaqr/api"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // A POST body becomes a request: the payload's fields, and the style with the defaults where
@@ -18,7 +17,7 @@ func ExampleDecodeJSON() {
 		log.Fatal(err)
 	}
 	fmt.Println(r.Payload.Type, r.Payload.SSID, r.Format, r.Size, r.Margin, r.ECC)
-	fmt.Println(render.FormatColor(r.Color), "on", render.FormatColor(r.Background), "banana:", r.Logo == render.Banana)
+	fmt.Println(api.FormatColor(r.Color), "on", api.FormatColor(r.Background), "banana:", r.Logo == api.LogoBanana)
 	// Output:
 	// wifi home png 512 4 M
 	// #000000 on #FFFFFF banana: true
@@ -32,7 +31,7 @@ func ExampleFromQuery() {
 		log.Fatal(err)
 	}
 	fmt.Printf("type %q, url %s, %s of %d pixels, ecc %s, rounded: %t\n",
-		r.Payload.Type, r.Payload.URL, r.Format, r.Size, r.ECC, r.Corners == render.Rounded)
+		r.Payload.Type, r.Payload.URL, r.Format, r.Size, r.ECC, r.Corners == api.CornersRounded)
 
 	_, err = api.FromQuery("type=wifi&ssid=home", api.RouteQRCode)
 	var e *api.Error

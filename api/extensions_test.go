@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // TestDecodeNumbers: latitude, longitude, altitude and amount take a JSON number, whose literal
@@ -45,33 +43,5 @@ func TestDecodeNumbers(t *testing.T) {
 	back, err := DecodeJSON(body)
 	if err != nil || back.Payload != r.Payload {
 		t.Errorf("%s read back as %+v, %v", body, back.Payload, err)
-	}
-}
-
-// TestEPCEncoding: an epc code is encoded at level M exactly, without an ECI, and refuses the
-// logo and other levels; other types keep their encoding.
-func TestEPCEncoding(t *testing.T) {
-	r := NewRequest()
-	r.Payload.Type = payload.EPC
-	if o := r.Encoding(); o.Level != qr.M || !o.NoBoost || !o.NoECI || o.Cover != nil {
-		t.Errorf("epc encoding %+v", o)
-	}
-	if err := r.Check(); err != nil {
-		t.Errorf("epc with the defaults: %v", err)
-	}
-	r.Logo = render.Banana
-	if e := ErrorOf(r.Check()); e.Code != CodeInvalidValue || e.Field != "logo" || e.Hint == "" {
-		t.Errorf("epc with the banana: %+v", e)
-	}
-	r.Logo, r.ECC = render.NoLogo, qr.H
-	if e := ErrorOf(r.Check()); e.Code != CodeInvalidValue || e.Field != "ecc" || e.Hint == "" {
-		t.Errorf("epc at H: %+v", e)
-	}
-	for _, typ := range []payload.Type{payload.Tel, payload.Geo, payload.Event, payload.WiFi, ""} {
-		r := NewRequest()
-		r.Payload.Type, r.ECC, r.Logo = typ, qr.Q, render.Banana
-		if o := r.Encoding(); o.Level != qr.Q || o.NoBoost || o.NoECI || o.Cover == nil || r.Check() != nil {
-			t.Errorf("%s: encoding %+v, check %v", typ, o, r.Check())
-		}
 	}
 }

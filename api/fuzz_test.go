@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // checkDecoded checks what a decoder returned: a request within the limits, or a typed error with
@@ -95,8 +93,8 @@ func TestEncodeJSON(t *testing.T) {
 		t.Errorf("the defaults encode as %s, %v; want {}", body, err)
 	}
 	r.Payload = payload.Request{Type: payload.WiFi, SSID: "Lab", Password: "hunter22", Hidden: true}
-	r.Format, r.Download, r.Size, r.Margin, r.ECC = FormatPNG, true, 512, 0, qr.Q
-	r.Logo, r.Corners, r.Color = render.Banana, render.Rounded, color.RGBA{0x12, 0x34, 0x56, 0xff}
+	r.Format, r.Download, r.Size, r.Margin, r.ECC = FormatPNG, true, 512, 0, LevelQ
+	r.Logo, r.Corners, r.Color = LogoBanana, CornersRounded, color.RGBA{0x12, 0x34, 0x56, 0xff}
 	const want = `{"color":"123456","corners":"rounded","download":true,"ecc":"Q","format":"png","hidden":true,` +
 		`"logo":"banana","margin":0,"password":"hunter22","size":512,"ssid":"Lab","type":"wifi"}`
 	if body, err := EncodeJSON(&r); err != nil || string(body) != want {

@@ -1,26 +1,25 @@
 // Package api holds the HTTP API's wire types, shared by the service's edges and its Go client:
 // the request (spec 2.1) and how it is read from a JSON body or a query string, the JSON
-// response (2.2), the error object (2.3) and the list of error codes.
+// response (2.2), the error object (2.3) and the list of error codes. It is data and parsing
+// only: the rules a request meets (the colour rule, the EPC rules, the logo's cover, warnings)
+// live in the pipeline, internal/generate, and api imports neither the encoder nor the
+// renderers, so that the Go client compiles neither.
 package api
 
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"net/url"
 	"strconv"
 
-	"github.com/bananaqr/bananaqr/contrast"
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // Format is the form of a response.
 type Format string
 
 // The formats. PDF and EPS, for print, are bananaqr extensions: a page of Size pixels at
-// render.PrintDPI, drawn in vectors as the SVG is.
+// 300 pixels an inch (the renderer's PrintDPI), drawn in vectors as the SVG is.
 const (
 	FormatJSON Format = "json"
 	FormatSVG  Format = "svg"
@@ -37,55 +36,29 @@ type Request struct {
 	Download bool // an attachment rather than inline content
 	Size     int  // pixels, MinSize..MaxSize
 	Margin   int  // quiet zone in modules, 0..MaxMargin
-	ECC      qr.Level
+	ECC      Level
 	Color    color.RGBA // foreground
 	// Background is the colour of the light modules and the quiet zone.
 	Background color.RGBA
-	Logo       render.Logo
-	Corners    render.Corners
+	Logo       Logo
+	Corners    Corners
 }
 
-// Limits and defaults of the request (spec 2.1, 8; decisions.md).
+// Limits and defaults of the request (spec 2.1, 8; decisions.md). The renderer has the same
+// limits; a test of package generate, which converts a request for it, holds the two equal.
 const (
-	MinSize       = render.MinSize
-	MaxSize       = render.MaxSize
+	MinSize       = 128
+	MaxSize       = 2048
 	DefaultSize   = 1024
-	MaxMargin     = render.MaxMargin
+	MaxMargin     = 16
 	DefaultMargin = 4
 )
 
 // NewRequest returns a request with the defaults: SVG, 1024 pixels, a quiet zone of 4 modules,
 // level M, #7B260F on #FFFFFF, no logo, square corners.
 func NewRequest() Request {
-	d := render.Defaults()
-	return Request{Format: FormatSVG, Size: DefaultSize, Margin: DefaultMargin, ECC: qr.M,
-		Color: d.Foreground, Background: d.Background, Logo: render.NoLogo, Corners: render.Square}
-}
-
-// Options returns how to draw the request's code.
-func (r *Request) Options() render.Options {
-	return render.Options{Size: r.Size, Margin: r.Margin, Foreground: r.Color, Background: r.Background,
-		Corners: r.Corners, Logo: r.Logo}
-}
-
-// Encoding returns how to encode the request's symbol: at the level asked for or stronger, and
-// with the logo's pad covered, so that the encoder keeps error correction to spare for it
-// rather than forcing level H, whose larger symbol has smaller modules at the same printed size
-// and reads worse in a camera than a smaller one with its pad.
-//
-// An epc code (a bananaqr extension) is encoded as the EPC guideline (EPC069-12) requires:
-// at level M exactly, never raised, and without the ECI designator, since its third line names
-// the character set (UTF-8) and banking apps read that; Check refuses a logo or another level
-// for it.
-func (r *Request) Encoding() qr.Options {
-	if r.Payload.Type == payload.EPC {
-		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true}
-	}
-	o := qr.Options{Level: r.ECC}
-	if r.Logo == render.Banana {
-		o.Cover = render.LogoPad
-	}
-	return o
+	return Request{Format: FormatSVG, Size: DefaultSize, Margin: DefaultMargin, ECC: LevelM,
+		Color: DefaultColor, Background: DefaultBackground, Logo: LogoNone, Corners: CornersSquare}
 }
 
 // CodeSmallQuietZone warns of a quiet zone narrower than the 4 modules that ISO/IEC 18004:2015
@@ -102,68 +75,9 @@ const CodeNoPublicURL = "NO_PUBLIC_URL"
 // HEADERS_TOO_LARGE.
 const MaxHeaderBytes = 16 << 10
 
-// Warnings returns what about the request's style some readers mishandle, though it is valid.
-func (r *Request) Warnings() []Warning {
-	if r.Margin < DefaultMargin {
-		return []Warning{{Code: CodeSmallQuietZone, Field: "margin",
-			Message: fmt.Sprintf("A quiet zone of %d modules is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.", r.Margin)}}
-	}
-	return nil
-}
-
-// ContrastOf returns the verdict of package contrast on the request's colours, as GET
-// /api/contrast answers it.
-func (r *Request) ContrastOf() Contrast {
-	v := contrast.Judge(r.Color, r.Background)
-	round := func(x, per float64) float64 { return math.Round(x*per) / per } // to 1/per
-	out := Contrast{Readable: v.Readable, Color: render.FormatColor(r.Color), Background: render.FormatColor(r.Background),
-		ColorLuma: round(v.ColorLuma, 10), BackgroundLuma: round(v.BackgroundLuma, 10), WCAG: round(v.WCAG, 100),
-		Message:    "QR readers can tell these colours apart.",
-		Suggestion: ColorPair{render.FormatColor(v.Color), render.FormatColor(v.Background)},
-		Rule:       ContrastRule{contrast.MaxLumaRatio, contrast.MinLumaDifference, contrast.MinWCAG}}
-	if !v.Readable {
-		out.Message = "Hard for QR readers to read: " + v.Problem + "."
-	}
-	return out
-}
-
-// Check checks what no single field shows: that readers can tell the colours apart (package
-// contrast), else LOW_CONTRAST with a nearby pair that they can; and that an epc code asks for
-// neither the banana logo nor a level other than M, else INVALID_VALUE: the EPC guideline fixes
-// the level at M, which cannot spare the logo's modules.
-func (r *Request) Check() error {
-	if r.Payload.Type == payload.EPC {
-		if r.Logo != render.NoLogo {
-			return NewError(CodeInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
-				"logo banana is not available for epc codes")
-		}
-		if r.ECC != qr.M {
-			return NewError(CodeInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
-				"ecc %s is not available for epc codes", nameOf(levels, r.ECC))
-		}
-	}
-	v := contrast.Judge(r.Color, r.Background)
-	if v.Readable {
-		return nil
-	}
-	fg, bg := render.FormatColor(r.Color), render.FormatColor(r.Background)
-	hint := "Use a darker color, such as " + render.FormatColor(v.Color) + "."
-	switch {
-	case v.Color != r.Color && v.Background != r.Background:
-		hint = "Use a darker color on a lighter background, such as " + render.FormatColor(v.Color) + " on " + render.FormatColor(v.Background) + "."
-	case v.Background != r.Background:
-		hint = "Use a lighter background, such as " + render.FormatColor(v.Background) + "."
-	}
-	return NewError(CodeLowContrast, "color", hint, "color %s on background %s is hard for QR readers to read: %s", fg, bg, v.Problem)
-}
-
-// The enumerations of the request, as the spec writes them (case-sensitive).
-var (
-	formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG, "pdf": FormatPDF, "eps": FormatEPS}
-	logos   = map[string]render.Logo{"none": render.NoLogo, "banana": render.Banana}
-	corners = map[string]render.Corners{"square": render.Square, "rounded": render.Rounded}
-	levels  = map[string]qr.Level{"L": qr.L, "M": qr.M, "Q": qr.Q, "H": qr.H}
-)
+// The enumerations of the request, as the spec writes them (case-sensitive); the others are
+// in enum.go.
+var formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG, "pdf": FormatPDF, "eps": FormatEPS}
 
 // SetStyle sets the style field name (color, background, format, logo, corners, ecc, size or
 // margin) from its text form, as a query string gives it, with the API's checks and errors:
@@ -187,7 +101,7 @@ func (r *Request) SetStyle(name, value string) error {
 func (r *Request) setStyle(name, value string) (ok bool, err error) {
 	switch name {
 	case "color", "background":
-		c, perr := render.ParseColor(value)
+		c, perr := ParseColor(value)
 		if perr != nil {
 			return true, NewError(CodeInvalidColor, name, "Give "+name+" as six hexadecimal digits, with or without #, such as 7B260F.",
 				"%s %q is not a colour", name, value)
@@ -200,11 +114,11 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 	case "format":
 		r.Format, err = enum(formats, name, value, "json, svg, png, pdf or eps")
 	case "logo":
-		r.Logo, err = enum(logos, name, value, "none or banana")
+		r.Logo, err = logos.parse(value)
 	case "corners":
-		r.Corners, err = enum(corners, name, value, "square or rounded")
+		r.Corners, err = corners.parse(value)
 	case "ecc":
-		r.ECC, err = enum(levels, name, value, "L, M, Q or H (upper case)")
+		r.ECC, err = levels.parse(value)
 	default:
 		return false, nil
 	}

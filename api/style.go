@@ -1,10 +1,6 @@
 package api
 
-import (
-	"strconv"
-
-	"github.com/bananaqr/bananaqr/render"
-)
+import "strconv"
 
 // This file is the one list of the request's style fields: their names, their allowed values in
 // the order documents list them, and their defaults, as the query string and the JSON body spell
@@ -18,11 +14,11 @@ func StyleValues(name string) []string {
 	case "format":
 		return []string{string(FormatSVG), string(FormatPNG), string(FormatJSON), string(FormatPDF), string(FormatEPS)}
 	case "logo":
-		return []string{nameOf(logos, render.NoLogo), nameOf(logos, render.Banana)}
+		return logos.names()
 	case "corners":
-		return []string{nameOf(corners, render.Square), nameOf(corners, render.Rounded)}
+		return corners.names()
 	case "ecc":
-		return []string{"L", "M", "Q", "H"}
+		return levels.names()
 	}
 	return nil
 }
@@ -32,9 +28,9 @@ func StyleValues(name string) []string {
 func StyleDefaults() map[string]string {
 	d := NewRequest()
 	return map[string]string{
-		"color": render.FormatColor(d.Color)[1:], "background": render.FormatColor(d.Background)[1:],
+		"color": FormatColor(d.Color)[1:], "background": FormatColor(d.Background)[1:],
 		"size": strconv.Itoa(d.Size), "margin": strconv.Itoa(d.Margin), "format": string(d.Format),
-		"logo": LogoName(d.Logo), "corners": nameOf(corners, d.Corners), "ecc": nameOf(levels, d.ECC),
+		"logo": d.Logo.String(), "corners": d.Corners.String(), "ecc": d.ECC.String(),
 	}
 }
 
@@ -43,6 +39,3 @@ func isStyle(name string) bool {
 	_, ok := StyleDefaults()[name]
 	return ok
 }
-
-// LogoName returns the API's name of a logo: none or banana.
-func LogoName(l render.Logo) string { return nameOf(logos, l) }

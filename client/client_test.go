@@ -26,8 +26,6 @@ import (
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // service is our own HTTP service on an httptest server, counting the generation requests it
@@ -102,7 +100,7 @@ func TestPayloadTypes(t *testing.T) {
 	}
 	r := api.NewRequest()
 	r.Payload = payload.Request{Type: payload.WiFi, SSID: "Lab Net", Password: "hunter22", Hidden: true}
-	r.Size, r.Logo, r.Corners = 512, render.Banana, render.Rounded
+	r.Size, r.Logo, r.Corners = 512, api.LogoBanana, api.CornersRounded
 	check("typed wifi", r, "WIFI:T:WPA;S:Lab Net;P:hunter22;H:true;;")
 
 	data, err := os.ReadFile("../payload/testdata/payload-vectors.json")
@@ -181,7 +179,7 @@ func TestAPIErrors(t *testing.T) {
 	} {
 		r := api.NewRequest()
 		r.Payload = tc.fields
-		r.ECC = qr.H
+		r.ECC = api.LevelH
 		if tc.size != 0 {
 			r.Size = tc.size
 		}

@@ -21,7 +21,6 @@ import (
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // recorder is an http.Client that keeps the headers of the last answer, to compare what the
@@ -57,8 +56,8 @@ func TestZeroRequest(t *testing.T) {
 		t.Fatalf("a Request with only a payload: %v", err)
 	}
 	d, res := api.NewRequest(), code.Response
-	if res.Size != d.Size || res.Margin != d.Margin || res.Color != render.FormatColor(d.Color) ||
-		res.Background != render.FormatColor(d.Background) || res.Logo != "none" || len(res.Warnings) != 0 {
+	if res.Size != d.Size || res.Margin != d.Margin || res.Color != api.FormatColor(d.Color) ||
+		res.Background != api.FormatColor(d.Background) || res.Logo != "none" || len(res.Warnings) != 0 {
 		t.Errorf("a Request with only a payload made size %d, margin %d, %s on %s, logo %s, warnings %v; want the defaults",
 			res.Size, res.Margin, res.Color, res.Background, res.Logo, res.Warnings)
 	}
@@ -86,7 +85,7 @@ func TestCodeHeaders(t *testing.T) {
 
 	r := api.NewRequest()
 	r.Payload.Text = " Grüße, 100% Köln " // not printable ASCII, and spaces at its ends: percent-encoded
-	r.Size, r.Margin, r.Logo = 512, 1, render.Banana
+	r.Size, r.Margin, r.Logo = 512, 1, api.LogoBanana
 	js, err := c.JSON(ctx, r)
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,6 @@ import (
 	"github.com/bananaqr/bananaqr/client"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/payload"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // startService runs the service on a local port for the examples, as "bananaqr serve" would,
@@ -38,7 +37,7 @@ func Example() {
 	}
 	r := api.NewRequest()
 	r.Payload = payload.Request{Type: payload.URL, URL: "example.com/menu"}
-	r.Size, r.Corners, r.Logo = 512, render.Rounded, render.Banana
+	r.Size, r.Corners, r.Logo = 512, api.CornersRounded, api.LogoBanana
 	img, err := c.PNG(context.Background(), r)
 	if err != nil {
 		log.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render"
@@ -16,12 +17,12 @@ func TestPrintFormats(t *testing.T) {
 	c := newClient(t, newService(t, nil).URL)
 	r := api.NewRequest()
 	r.Payload = payload.Request{Type: payload.Text, Text: "print"}
-	r.Format, r.Size, r.Corners = api.FormatPNG, 512, render.Rounded
-	s, err := qr.Encode("print", r.Encoding())
+	r.Format, r.Size, r.Corners = api.FormatPNG, 512, api.CornersRounded
+	s, err := qr.Encode("print", generate.Encoding(&r))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := r.Options()
+	o := generate.Options(&r)
 	o.Title = "QR code: print"
 	for name, c := range map[string]struct {
 		get  func(context.Context, api.Request) (*Code, error)

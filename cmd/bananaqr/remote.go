@@ -114,7 +114,7 @@ func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render
 			m.dark[y*n+x] = distance(c, fg) < distance(c, bg)
 		}
 	}
-	if r.Logo == render.Banana {
+	if r.Logo == api.LogoBanana {
 		first, side := render.LogoPad(n)
 		return render.Cleared(m, first, side), nil
 	}

@@ -129,7 +129,7 @@ func check(it *Item) (Entry, *api.Error) {
 	}
 	p, s, err := generate.Symbol(&r)
 	if err == nil {
-		o := r.Options()
+		o := generate.Options(&r)
 		if _, perr := render.ModulePixels(s.Size(), &o); perr != nil {
 			// generate.Code gives the API's error for it, before it draws anything.
 			_, err = generate.Code(&r)

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
-	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // TestReadCSV reads a file with a byte-order mark, CRLF line ends, quoted cells holding commas,
@@ -18,7 +16,7 @@ func TestReadCSV(t *testing.T) {
 		"text,,\"Hello, \"\"world\"\"\nsecond line\",,,,512,greeting\r\n" +
 		"wifi,,,Café,correct horse,1,,\r\n"
 	defaults := api.NewRequest()
-	defaults.ECC, defaults.Size, defaults.Format = qr.Q, 300, api.FormatPNG
+	defaults.ECC, defaults.Size, defaults.Format = api.LevelQ, 300, api.FormatPNG
 	items, errs := ReadCSV(strings.NewReader(file), defaults)
 	if errs != nil {
 		t.Fatal(errs)
@@ -27,13 +25,13 @@ func TestReadCSV(t *testing.T) {
 		t.Fatalf("%d items", len(items))
 	}
 	a, b, c := items[0].Request, items[1].Request, items[2].Request
-	if a.Payload.Type != "url" || a.Payload.URL != "https://example.com/a" || a.Size != 300 || a.ECC != qr.Q || a.Format != api.FormatPNG || items[0].Filename != "" {
+	if a.Payload.Type != "url" || a.Payload.URL != "https://example.com/a" || a.Size != 300 || a.ECC != api.LevelQ || a.Format != api.FormatPNG || items[0].Filename != "" {
 		t.Errorf("row 1: %+v", a)
 	}
 	if b.Payload.Text != "Hello, \"world\"\nsecond line" || b.Size != 512 || items[1].Filename != "greeting" {
 		t.Errorf("row 2: %q size %d file %q", b.Payload.Text, b.Size, items[1].Filename)
 	}
-	if c.Payload.SSID != "Café" || !c.Payload.Hidden || c.Payload.Password != "correct horse" || c.Logo != render.NoLogo {
+	if c.Payload.SSID != "Café" || !c.Payload.Hidden || c.Payload.Password != "correct horse" || c.Logo != api.LogoNone {
 		t.Errorf("row 3: %+v", c.Payload)
 	}
 }

@@ -77,14 +77,14 @@ func release(buf *[]byte, img []byte) {
 // payload built, the symbol encoded as r asks (the logo's pad spared). Its errors are the API's,
 // as Code's.
 func Symbol(r *api.Request) (payload.Payload, *qr.Symbol, error) {
-	if err := r.Check(); err != nil {
+	if err := Check(r); err != nil {
 		return payload.Payload{}, nil, err
 	}
 	p, err := payload.Build(&r.Payload)
 	if err != nil {
 		return p, nil, err
 	}
-	s, err := qr.Encode(p.Text, r.Encoding())
+	s, err := qr.Encode(p.Text, Encoding(r))
 	var long *qr.TooLongError
 	if errors.As(err, &long) {
 		return p, nil, api.NewError(api.CodeNotEncodable, "",
@@ -107,7 +107,7 @@ func Code(r *api.Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := r.Options()
+	o := Options(r)
 	px, err := render.ModulePixels(s.Size(), &o)
 	var small *render.TooSmallError
 	if errors.As(err, &small) {
@@ -167,7 +167,7 @@ func Title(p payload.Payload) string {
 // warnings returns the warnings of a code of payload p made for r: the payload's, then the
 // request's.
 func warnings(p payload.Payload, r *api.Request) []api.Warning {
-	style := r.Warnings()
+	style := StyleWarnings(r)
 	if len(p.Warnings)+len(style) == 0 {
 		return nil
 	}

@@ -52,19 +52,21 @@ func TestCodeErrors(t *testing.T) {
 			400, payload.CodeMissingField, "ssid", "…"},
 		{"payload too large", func(r *api.Request) { r.Payload = text(strings.Repeat("x", payload.MaxLen+1)) },
 			413, payload.CodePayloadTooLarge, "text", "…"},
-		{"too long at H", func(r *api.Request) { r.ECC, r.Payload = qr.H, text(long) },
+		{"too long at H", func(r *api.Request) { r.ECC, r.Payload = api.LevelH, text(long) },
 			422, api.CodeNotEncodable, "",
 			"At error correction level H a code holds at most 1273 bytes of this text; shorten it, lower ecc, or encode a URL that points to it."},
 		// Not ASCII: the ECI designator that declares UTF-8 takes 12 bits of the room.
-		{"too long at M, not ASCII", func(r *api.Request) { r.ECC, r.Payload = qr.M, text(strings.Repeat("ü", 1200)) },
+		{"too long at M, not ASCII", func(r *api.Request) { r.ECC, r.Payload = api.LevelM, text(strings.Repeat("ü", 1200)) },
 			422, api.CodeNotEncodable, "",
 			"At error correction level M a code holds at most 2330 bytes of this text; shorten it, lower ecc, or encode a URL that points to it."},
-		{"logo not spared", func(r *api.Request) { r.ECC, r.Logo, r.Payload = qr.L, render.Banana, text(strings.Repeat("ü", 1200)) },
+		{"logo not spared", func(r *api.Request) {
+			r.ECC, r.Logo, r.Payload = api.LevelL, api.LogoBanana, text(strings.Repeat("ü", 1200))
+		},
 			422, api.CodeNotEncodable, "logo",
 			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare."},
-		{"image too small", func(r *api.Request) { r.ECC, r.Size, r.Margin, r.Payload = qr.L, 128, 16, text(long) },
+		{"image too small", func(r *api.Request) { r.ECC, r.Size, r.Margin, r.Payload = api.LevelL, 128, 16, text(long) },
 			422, api.CodeNotEncodable, "size", "Use size 362 or more (2 pixels a module), or a smaller margin."},
-		{"image too small, default margin", func(r *api.Request) { r.ECC, r.Size, r.Payload = qr.L, 256, text(long) },
+		{"image too small, default margin", func(r *api.Request) { r.ECC, r.Size, r.Payload = api.LevelL, 256, text(long) },
 			422, api.CodeNotEncodable, "size", "Use size 314 or more (2 pixels a module), or a smaller margin."},
 	}
 	for _, tt := range tests {
@@ -119,7 +121,7 @@ func TestCodeErrorsNotPrivate(t *testing.T) {
 func TestCodeSmallestSize(t *testing.T) {
 	for _, margin := range []int{0, 4, 16} {
 		r := request(text(strings.Repeat("x", 2000)))
-		r.ECC, r.Margin, r.Size = qr.L, margin, render.MinSize
+		r.ECC, r.Margin, r.Size = api.LevelL, margin, render.MinSize
 		_, err := generate.Code(&r)
 		e := api.ErrorOf(err)
 		var size int
@@ -146,7 +148,7 @@ func TestCodeSmallestSize(t *testing.T) {
 // that a logo raises the version rather than failing when a larger symbol can spare its pad.
 func TestCodeSpareLogo(t *testing.T) {
 	r := request(text(strings.Repeat("ü", 1200)))
-	r.ECC, r.Size = qr.L, 2048
+	r.ECC, r.Size = api.LevelL, 2048
 	res, err := generate.Code(&r)
 	if err != nil {
 		t.Fatalf("without the logo: %v", err)
@@ -157,12 +159,12 @@ func TestCodeSpareLogo(t *testing.T) {
 	res.Release()
 
 	r = request(text("https://example.com/a/rather/longer/path?with=a&query=string"))
-	r.ECC = qr.H
+	r.ECC = api.LevelH
 	plain, err := generate.Code(&r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Logo = render.Banana
+	r.Logo = api.LogoBanana
 	logo, err := generate.Code(&r)
 	if err != nil {
 		t.Fatalf("with the logo: %v", err)
@@ -305,14 +307,14 @@ func TestCodeDecodes(t *testing.T) {
 			"SMSTO:+15551234567:hi"},
 		{"unicode text, small", func(r *api.Request) { r.Payload, r.Size = text("Grüße, 香蕉 🍌"), 128 }, "Grüße, 香蕉 🍌"},
 		{"banana, rounded, H", func(r *api.Request) {
-			r.Payload, r.Logo, r.Corners, r.ECC = text("https://example.com/banana"), render.Banana, render.Rounded, qr.H
+			r.Payload, r.Logo, r.Corners, r.ECC = text("https://example.com/banana"), api.LogoBanana, api.CornersRounded, api.LevelH
 		}, "https://example.com/banana"},
 		{"colours, margin 1", func(r *api.Request) {
 			r.Payload, r.Margin = text("dark blue on cream"), 1
 			r.Color, r.Background = color.RGBA{0x10, 0x20, 0x60, 0xff}, color.RGBA{0xff, 0xf8, 0xe0, 0xff}
 		}, "dark blue on cream"},
 		{"long, level L", func(r *api.Request) {
-			r.Payload, r.ECC, r.Size = text(strings.Repeat("0123456789abcdef", 120)), qr.L, 2048
+			r.Payload, r.ECC, r.Size = text(strings.Repeat("0123456789abcdef", 120)), api.LevelL, 2048
 		},
 			strings.Repeat("0123456789abcdef", 120)},
 	}
@@ -330,7 +332,7 @@ func TestCodeDecodes(t *testing.T) {
 				t.Errorf("payload %q, want %q", res.Payload.Text, tt.want)
 			}
 			s := res.Symbol
-			if s.Level() < r.ECC || s.Size() != 4*s.Version()+17 {
+			if s.Level() < generate.Encoding(&r).Level || s.Size() != 4*s.Version()+17 {
 				t.Errorf("version %d, level %s, %d modules for level %s", s.Version(), s.Level(), s.Size(), r.ECC)
 			}
 			if want := r.Size / (s.Size() + 2*r.Margin); res.ModulePx != want || want < 2 {

@@ -17,7 +17,6 @@ import (
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // getCode answers a GET request for a code on route: the request read from the query string.
@@ -144,7 +143,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			setShared(h, headerPayloadEncoding, "percent")
 		}
 	}
-	setShared(h, headerLogo, api.LogoName(req.Logo))
+	setShared(h, headerLogo, req.Logo.String())
 	setNumber(h, headerSize, req.Size, sizeValues)
 	setShared(h, headerFormat, string(req.Format))
 	setNumber(h, headerVersion, res.Symbol.Version(), versionValues)
@@ -199,8 +198,8 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 	pngDataURL := b.String()
 	out := api.Response{
 		OK: true, Type: string(p.Type), PayloadType: string(p.Type), Format: string(api.FormatJSON),
-		MimeType: "image/png", Size: req.Size, Logo: api.LogoName(req.Logo),
-		Color: render.FormatColor(req.Color), Background: render.FormatColor(req.Background),
+		MimeType: "image/png", Size: req.Size, Logo: req.Logo.String(),
+		Color: api.FormatColor(req.Color), Background: api.FormatColor(req.Background),
 		SVG: string(res.SVG), PNGBase64: pngDataURL[len(dataURLPrefix):], PNGDataURL: pngDataURL,
 		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
 		Margin: req.Margin, ModulePx: res.ModulePx, Warnings: res.Warnings,
@@ -265,5 +264,5 @@ func (s *Server) contrast(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=86400")
-	writeJSON(w, http.StatusOK, req.ContrastOf())
+	writeJSON(w, http.StatusOK, generate.Contrast(&req))
 }

@@ -68,7 +68,7 @@ func output(res *generate.Result, base string, r *api.Request) *Output {
 	p := res.Payload
 	out := &Output{
 		Type: string(p.Type), PayloadType: string(p.Type), Format: string(api.FormatPNG), MimeType: "image/png",
-		Size: r.Size, Logo: api.LogoName(r.Logo), Color: render.FormatColor(r.Color), Background: render.FormatColor(r.Background),
+		Size: r.Size, Logo: r.Logo.String(), Color: api.FormatColor(r.Color), Background: api.FormatColor(r.Background),
 		Version: res.Symbol.Version(), ECC: res.Symbol.Level().String(), Modules: res.Symbol.Size(),
 		Margin: r.Margin, ModulePx: res.ModulePx, Warnings: append([]api.Warning{}, res.Warnings...),
 	}

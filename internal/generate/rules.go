@@ -1,0 +1,117 @@
+package generate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/contrast"
+	"github.com/bananaqr/bananaqr/payload"
+	"github.com/bananaqr/bananaqr/qr"
+	"github.com/bananaqr/bananaqr/render"
+)
+
+// This file holds the rules of the domain that a request meets on its way through: how its wire
+// values become the encoder's and the renderers' options, the logo's cover, the EPC guideline,
+// the colours' contrast and the style's warnings. Package api only carries and parses the request.
+
+// level returns the encoder's level of a request's.
+func level(l api.Level) qr.Level {
+	switch l {
+	case api.LevelL:
+		return qr.L
+	case api.LevelQ:
+		return qr.Q
+	case api.LevelH:
+		return qr.H
+	}
+	return qr.M
+}
+
+// Options returns how to draw the code of r.
+func Options(r *api.Request) render.Options {
+	o := render.Options{Size: r.Size, Margin: r.Margin, Foreground: r.Color, Background: r.Background,
+		Corners: render.Square, Logo: render.NoLogo}
+	if r.Corners == api.CornersRounded {
+		o.Corners = render.Rounded
+	}
+	if r.Logo == api.LogoBanana {
+		o.Logo = render.Banana
+	}
+	return o
+}
+
+// Encoding returns how to encode the symbol of r: at the level asked for or stronger, and with
+// the logo's pad covered, so that the encoder keeps error correction to spare for it rather
+// than forcing level H, whose larger symbol has smaller modules at the same printed size and
+// reads worse in a camera than a smaller one with its pad.
+//
+// An epc code (a bananaqr extension) is encoded as the EPC guideline (EPC069-12) requires: at
+// level M exactly, never raised, and without the ECI designator, since its third line names the
+// character set (UTF-8) and banking apps read that; Check refuses a logo or another level for it.
+func Encoding(r *api.Request) qr.Options {
+	if r.Payload.Type == payload.EPC {
+		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true}
+	}
+	o := qr.Options{Level: level(r.ECC)}
+	if r.Logo == api.LogoBanana {
+		o.Cover = render.LogoPad
+	}
+	return o
+}
+
+// Check checks what no single field of r shows: that readers can tell the colours apart
+// (package contrast), else LOW_CONTRAST with a nearby pair that they can; and that an epc code
+// asks for neither the banana logo nor a level other than M, else INVALID_VALUE: the EPC
+// guideline fixes the level at M, which cannot spare the logo's modules.
+func Check(r *api.Request) error {
+	if r.Payload.Type == payload.EPC {
+		if r.Logo != api.LogoNone {
+			return api.NewError(api.CodeInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
+				"logo banana is not available for epc codes")
+		}
+		if r.ECC != api.LevelM {
+			return api.NewError(api.CodeInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
+				"ecc %s is not available for epc codes", r.ECC)
+		}
+	}
+	v := contrast.Judge(r.Color, r.Background)
+	if v.Readable {
+		return nil
+	}
+	fg, bg := api.FormatColor(r.Color), api.FormatColor(r.Background)
+	hint := "Use a darker color, such as " + api.FormatColor(v.Color) + "."
+	switch {
+	case v.Color != r.Color && v.Background != r.Background:
+		hint = "Use a darker color on a lighter background, such as " + api.FormatColor(v.Color) + " on " + api.FormatColor(v.Background) + "."
+	case v.Background != r.Background:
+		hint = "Use a lighter background, such as " + api.FormatColor(v.Background) + "."
+	}
+	return api.NewError(api.CodeLowContrast, "color", hint, "color %s on background %s is hard for QR readers to read: %s", fg, bg, v.Problem)
+}
+
+// Contrast returns the verdict of package contrast on the colours of r, as GET /api/contrast
+// answers it.
+func Contrast(r *api.Request) api.Contrast {
+	v := contrast.Judge(r.Color, r.Background)
+	round := func(x, per float64) float64 { return math.Round(x*per) / per } // to 1/per
+	out := api.Contrast{Readable: v.Readable, Color: api.FormatColor(r.Color), Background: api.FormatColor(r.Background),
+		ColorLuma: round(v.ColorLuma, 10), BackgroundLuma: round(v.BackgroundLuma, 10), WCAG: round(v.WCAG, 100),
+		Message:    "QR readers can tell these colours apart.",
+		Suggestion: api.ColorPair{Color: api.FormatColor(v.Color), Background: api.FormatColor(v.Background)},
+		Rule: api.ContrastRule{MaxLumaRatio: contrast.MaxLumaRatio,
+			MinLumaDifference: contrast.MinLumaDifference, MinWCAG: contrast.MinWCAG}}
+	if !v.Readable {
+		out.Message = "Hard for QR readers to read: " + v.Problem + "."
+	}
+	return out
+}
+
+// StyleWarnings returns what about the style of r some readers mishandle, though it is valid.
+func StyleWarnings(r *api.Request) []api.Warning {
+	if r.Margin < api.DefaultMargin {
+		return []api.Warning{{Code: api.CodeSmallQuietZone, Field: "margin",
+			Message: fmt.Sprintf("A quiet zone of %d modules is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.", r.Margin)}}
+	}
+	return nil
+}
