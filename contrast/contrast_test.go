@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render"
 )
 
 func rgb(hex string) color.RGBA {
-	c, err := render.ParseColor(hex)
+	c, err := api.ParseColor(hex)
 	if err != nil {
 		panic(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
 )
@@ -59,8 +60,8 @@ func TestPrintExternal(t *testing.T) {
 			o := Defaults()
 			o.Corners, o.Logo = st.corners, st.logo
 			pair := colourPairs[i%len(colourPairs)]
-			o.Foreground, _ = ParseColor(pair[0])
-			o.Background, _ = ParseColor(pair[1])
+			o.Foreground, _ = api.ParseColor(pair[0])
+			o.Background, _ = api.ParseColor(pair[1])
 			module, _ := ModulePixels(s.Size(), &o)
 			for _, format := range []string{"pdf", "eps"} {
 				i++
@@ -118,8 +119,8 @@ func TestPrintMatchesSVG(t *testing.T) {
 		o := Defaults()
 		o.Size, o.Corners, o.Logo = []int{1024, 600, 2048, 777}[k], st.corners, st.logo
 		pair := colourPairs[k%len(colourPairs)]
-		o.Foreground, _ = ParseColor(pair[0])
-		o.Background, _ = ParseColor(pair[1])
+		o.Foreground, _ = api.ParseColor(pair[0])
+		o.Background, _ = api.ParseColor(pair[1])
 		base := filepath.Join(dir, st.name)
 		svg, _ := SVG(s, o)
 		// Anti-aliased like the others: the hint changes nothing of the modules, whose edges

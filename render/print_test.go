@@ -14,6 +14,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/qr"
 )
 
@@ -176,8 +177,8 @@ func TestPrintColours(t *testing.T) {
 	}
 	s, _ := qr.Encode("x", qr.Options{})
 	o := Defaults()
-	o.Foreground, _ = ParseColor("1A237E")
-	o.Background, _ = ParseColor("FFF8E1")
+	o.Foreground, _ = api.ParseColor("1A237E")
+	o.Background, _ = api.ParseColor("FFF8E1")
 	data, _ := PDF(s, o)
 	if !bytes.Contains(data, []byte("stream\n1 .9726 .8824 rg\n")) || !bytes.Contains(data, []byte(" cm\n.102 .1373 .4942 rg\n")) {
 		t.Errorf("colours: %s", data)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
 )
@@ -48,8 +49,8 @@ func renderCases(sizes []int) []renderCase {
 						o := Defaults()
 						o.Size, o.Corners, o.Logo = size, corners, logo
 						pair := colourPairs[(i+int(level))%len(colourPairs)]
-						o.Foreground, _ = ParseColor(pair[0])
-						o.Background, _ = ParseColor(pair[1])
+						o.Foreground, _ = api.ParseColor(pair[0])
+						o.Background, _ = api.ParseColor(pair[1])
 						cases = append(cases, renderCase{text, level, o})
 					}
 				}

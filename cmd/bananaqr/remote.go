@@ -96,8 +96,8 @@ func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render
 	if err != nil {
 		return nil, fmt.Errorf("the service's PNG: %w", err)
 	}
-	fg, err1 := render.ParseColor(res.Color)
-	bg, err2 := render.ParseColor(res.Background)
+	fg, err1 := api.ParseColor(res.Color)
+	bg, err2 := api.ParseColor(res.Background)
 	if err := errors.Join(err1, err2); err != nil {
 		return nil, fmt.Errorf("the service's colours: %w", err)
 	}
