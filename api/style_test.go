@@ -72,7 +72,9 @@ func TestOpenAPIStyles(t *testing.T) {
 			p.Enum, p.Default = doc.Components.Schemas[ref].Enum, doc.Components.Schemas[ref].Default
 		}
 		var def any
-		json.Unmarshal(p.Default, &def)
+		if err := json.Unmarshal(p.Default, &def); err != nil {
+			t.Fatalf("unmarshal: %v", err)
+		}
 		if got := jsonText(def); got != want {
 			t.Errorf("%s: default %s, want %s", name, got, want)
 		}

@@ -216,7 +216,9 @@ func TestToolList(t *testing.T) {
 			}
 			var schema any
 			b, _ := json.Marshal(tool.OutputSchema)
-			json.Unmarshal(b, &schema)
+			if err := json.Unmarshal(b, &schema); err != nil {
+				t.Fatalf("unmarshal: %v", err)
+			}
 			for _, p := range undescribed(schema, "") {
 				t.Errorf("%s: output property %s has no description", tool.Name, p)
 			}
@@ -232,7 +234,9 @@ func TestToolList(t *testing.T) {
 			var s struct {
 				Properties map[string]map[string]any `json:"properties"`
 			}
-			json.Unmarshal(b, &s)
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatalf("unmarshal: %v", err)
+			}
 			out := map[string]any{}
 			for k, v := range s.Properties {
 				out[k] = v["type"]

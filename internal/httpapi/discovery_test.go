@@ -36,14 +36,18 @@ func TestDiscovery(t *testing.T) {
 			Type, URL string
 		} `json:"remotes"`
 	}
-	json.Unmarshal(card.body, &c)
+	if err := json.Unmarshal(card.body, &c); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if len(c.Remotes) != 1 || c.Remotes[0].URL != "https://qr.example.com/mcp" || c.Remotes[0].Type != "streamable-http" {
 		t.Errorf("remotes %+v", c.Remotes)
 	}
 	var catalog struct {
 		Entries []struct{ Identifier, Type, URL string } `json:"entries"`
 	}
-	json.Unmarshal(ts.get(t, "/.well-known/ai-catalog.json").body, &catalog)
+	if err := json.Unmarshal(ts.get(t, "/.well-known/ai-catalog.json").body, &catalog); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if len(catalog.Entries) != 1 || catalog.Entries[0].URL != "https://qr.example.com/mcp/server-card" ||
 		catalog.Entries[0].Identifier != "urn:mcp:server:"+c.Name {
 		t.Errorf("catalog %+v", catalog)
@@ -51,7 +55,9 @@ func TestDiscovery(t *testing.T) {
 	// Without a base URL the card names no endpoint: never the request's Host.
 	bare := newTestServer(t, Config{})
 	var noBase map[string]any
-	json.Unmarshal(bare.do(t, http.MethodGet, "/mcp/server-card", "", map[string]string{"Host": "evil.example"}).body, &noBase)
+	if err := json.Unmarshal(bare.do(t, http.MethodGet, "/mcp/server-card", "", map[string]string{"Host": "evil.example"}).body, &noBase); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if _, ok := noBase["remotes"]; ok {
 		t.Errorf("a card without --base-url names a remote: %v", noBase)
 	}
@@ -78,7 +84,9 @@ func TestServerCardSchema(t *testing.T) {
 	}
 	for _, base := range []string{"", "https://qr.example.com"} {
 		var card map[string]any
-		json.Unmarshal(newTestServer(t, Config{BaseURL: base}).get(t, "/mcp/server-card").body, &card)
+		if err := json.Unmarshal(newTestServer(t, Config{BaseURL: base}).get(t, "/mcp/server-card").body, &card); err != nil {
+			t.Fatalf("unmarshal: %v", err)
+		}
 		if err := resolved.Validate(card); err != nil {
 			t.Errorf("base URL %q: %v", base, err)
 		}

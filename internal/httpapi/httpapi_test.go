@@ -133,7 +133,9 @@ func (r *result) errorBody(t *testing.T) api.ErrorBody {
 		t.Fatalf("error body %s: %v", r.body, err)
 	}
 	var e api.ErrorBody
-	json.Unmarshal(r.body, &e)
+	if err := json.Unmarshal(r.body, &e); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if e.Error == "" || e.Error != e.Message || e.Hint == "" || e.Code == "" {
 		t.Fatalf("error body %s", r.body)
 	}

@@ -33,7 +33,9 @@ func TestMCPStructuredMatchesJSON(t *testing.T) {
 		}
 		var mcpOut map[string]any
 		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &mcpOut)
+		if err := json.Unmarshal(b, &mcpOut); err != nil {
+			t.Fatalf("unmarshal: %v", err)
+		}
 
 		body, _ := json.Marshal(args)
 		body = append(body[:len(body)-1], []byte(`,"format":"json"}`)...)
@@ -42,7 +44,9 @@ func TestMCPStructuredMatchesJSON(t *testing.T) {
 			t.Fatalf("%s: %d %s", body, answer.status, answer.body)
 		}
 		var httpOut map[string]any
-		json.Unmarshal(answer.body, &httpOut)
+		if err := json.Unmarshal(answer.body, &httpOut); err != nil {
+			t.Fatalf("unmarshal: %v", err)
+		}
 		for name, v := range mcpOut {
 			if name == "format" {
 				continue // the image block's format, png; the HTTP answer's is json
@@ -96,11 +100,15 @@ func TestIcons(t *testing.T) {
 		t.Errorf("If-None-Match: %d", again.status)
 	}
 	var card struct{ Icons []mcp.Icon }
-	json.Unmarshal(ts.get(t, "/mcp/server-card").body, &card)
+	if err := json.Unmarshal(ts.get(t, "/mcp/server-card").body, &card); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if len(card.Icons) != 2 || card.Icons[0].Source != "https://qr.example.com/icon.svg" || card.Icons[1].Source != "https://qr.example.com/icon.png" {
 		t.Errorf("card icons %+v", card.Icons)
 	}
-	json.Unmarshal(newTestServer(t, Config{}).get(t, "/mcp/server-card").body, &card)
+	if err := json.Unmarshal(newTestServer(t, Config{}).get(t, "/mcp/server-card").body, &card); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if len(card.Icons) != 2 || card.Icons[1].Source != mcpserver.Icons[1].Source {
 		t.Errorf("card icons without a base URL: %.100v", card.Icons)
 	}

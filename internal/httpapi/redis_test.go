@@ -51,7 +51,9 @@ func TestReplicasShareBudget(t *testing.T) {
 		ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
 	}
 	var ready Readiness
-	json.Unmarshal(a.get(t, "/readyz").body, &ready)
+	if err := json.Unmarshal(a.get(t, "/readyz").body, &ready); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if ready != (Readiness{OK: true, RateLimit: "redis", Backend: "up"}) {
 		t.Errorf("/readyz %+v", ready)
 	}
@@ -74,7 +76,9 @@ func TestRedisDown(t *testing.T) {
 	}
 	var ready Readiness
 	r := ts.get(t, "/readyz")
-	json.Unmarshal(r.body, &ready)
+	if err := json.Unmarshal(r.body, &ready); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if r.status != http.StatusOK || ready != (Readiness{OK: true, RateLimit: "redis", Backend: "down"}) {
 		t.Errorf("/readyz %d %+v", r.status, ready)
 	}

@@ -191,7 +191,9 @@ func TestToolsList(t *testing.T) {
 	var typ struct {
 		Enum []string `json:"enum"`
 	}
-	json.Unmarshal(schema.Properties["type"], &typ)
+	if err := json.Unmarshal(schema.Properties["type"], &typ); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
 	if want := []string{"url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc"}; !slices.Equal(typ.Enum, want) {
 		t.Errorf("type's enum %q, want %q", typ.Enum, want)
 	}
