@@ -58,7 +58,8 @@ func TestServeShutdown(t *testing.T) {
 	var log bytes.Buffer
 	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second,
 		connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
-	go func() { exit <- runServer(ctx, c, &syncWriter{w: &log}, func(a net.Addr) { addrs <- a }) }()
+	out := &syncWriter{w: &log}
+	go func() { exit <- runServer(ctx, c, out, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 
 	conn, err := net.Dial("tcp", addr)
@@ -70,7 +71,7 @@ func TestServeShutdown(t *testing.T) {
 	fmt.Fprintf(conn, "POST /api/qr-code HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:10])
 	time.Sleep(100 * time.Millisecond) // the server is reading the body
 	cancel()
-	time.Sleep(100 * time.Millisecond) // shutting down, waiting for the request
+	out.waitFor(t, `"msg":"shutting down"`) // shutting down, waiting for the request
 	select {
 	case code := <-exit:
 		t.Fatalf("the server stopped (exit %d) with a request in flight", code)
@@ -108,6 +109,20 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// waitFor waits until what was written, to a *bytes.Buffer, holds text, for at most 5 s.
+func (s *syncWriter) waitFor(t *testing.T, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		s.mu.Lock()
+		done := strings.Contains(s.w.(*bytes.Buffer).String(), text)
+		s.mu.Unlock()
+		if done {
+			return
+		}
+	}
+	t.Fatalf("after 5 s the log holds no %s", text)
 }
 
 // TestServeMetricsPortBusy checks that a busy --metrics-addr fails the start before the service
