@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
@@ -64,13 +63,14 @@ func bananaEnlarge(img *image.RGBA, k int) *image.RGBA {
 	return out
 }
 
-// TestBananaGallery writes the mark at several sizes to PNG files for people to look at; it
-// runs only when BANANA_GALLERY names a directory. With rsvg-convert installed it also renders
-// the SVG form next to them.
+// TestBananaGallery writes the mark at several sizes to PNG files for people to look at, in the
+// directory BANANA_GALLERY names (a temporary one otherwise, so that every run checks the files
+// can be written and the SVG form rendered). With rsvg-convert installed it also renders the
+// SVG form next to them.
 func TestBananaGallery(t *testing.T) {
 	dir := os.Getenv("BANANA_GALLERY")
 	if dir == "" {
-		t.Skip("set BANANA_GALLERY=/some/dir to write the gallery")
+		dir = t.TempDir()
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -609,19 +609,11 @@ func TestBananaConcurrent(t *testing.T) {
 	}
 }
 
-// TestBananaRasterTime reports how long building the geometry and a first (uncached)
-// rasterisation at 400 px take.
-func TestBananaRasterTime(t *testing.T) {
-	start := time.Now()
-	build()
-	t.Logf("building the geometry takes %v", time.Since(start))
-	best := time.Duration(math.MaxInt64)
-	for range 5 {
-		start := time.Now()
-		rasterize(geometry(), 400)
-		best = min(best, time.Since(start))
+// BenchmarkBananaGeometry measures building the mark's geometry, which is done once a process.
+func BenchmarkBananaGeometry(b *testing.B) {
+	for b.Loop() {
+		build()
 	}
-	t.Logf("rasterising the mark at 400 px takes %v", best)
 }
 
 // BenchmarkBananaRaster400 measures an uncached rasterisation at 400×400 pixels.
