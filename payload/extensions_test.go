@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // Tests of the bananaqr extension types (tel, geo, event, epc) beyond their vectors
@@ -336,10 +337,7 @@ const python = "/usr/bin/python3"
 // skipMissing skips a test that needs what is not installed, or fails it in CI.
 func skipMissing(t *testing.T, what string) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is not installed, and CI must run this test", what)
-	}
-	t.Skipf("SKIPPED: %s is not installed (see .ci/run)", what)
+	testenv.Missing(t, what+" is not installed", "see .ci/run")
 }
 
 // TestSegno compares geo and epc payloads with segno's helpers (make_geo_data, and

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // startProcess starts the built binary as `serve` with args and returns its address, read
@@ -55,13 +56,7 @@ func startCommand(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, string) {
 // TestReplicaProcesses runs two bananaqr processes on one Redis (BANANAQR_TEST_REDIS_URL): a
 // caller's 60 codes a minute hold across both, under 200 parallel requests too.
 func TestReplicaProcesses(t *testing.T) {
-	redisURL := os.Getenv("BANANAQR_TEST_REDIS_URL")
-	if redisURL == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("BANANAQR_TEST_REDIS_URL is not set, and CI must run the Redis tests")
-		}
-		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run the Redis tests")
-	}
+	redisURL := testenv.RedisURL(t)
 	bin := filepath.Join(t.TempDir(), "bananaqr")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

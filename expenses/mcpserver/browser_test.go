@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // chromium is Debian's Chromium, which CI installs.
@@ -58,10 +59,7 @@ async function post(body, authorization) {
 // preflight answer naming Authorization lets it send.
 func TestBrowserClient(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing; CI must install it (apt-get install chromium)", chromium)
-		}
-		t.Skipf("SKIPPED: %s is missing (apt-get install chromium)", chromium)
+		testenv.Missing(t, chromium+" is missing", "apt-get install chromium")
 	}
 	f := newFixture(t, storetest.Open(t, storetest.SQLitePath(t)))
 	results := make(chan []byte, 1)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // redisLimiter returns a Redis limiter of limit a minute on the test Redis
@@ -18,13 +18,7 @@ import (
 func redisLimiter(t *testing.T, url string, limit int) *ratelimit.Redis {
 	t.Helper()
 	if url == "" {
-		url = os.Getenv("BANANAQR_TEST_REDIS_URL")
-	}
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("BANANAQR_TEST_REDIS_URL is not set, and CI must run the Redis tests")
-		}
-		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run the Redis tests")
+		url = testenv.RedisURL(t)
 	}
 	r, err := ratelimit.NewRedis(url, limit, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -62,9 +56,7 @@ func TestReplicasShareBudget(t *testing.T) {
 // TestRedisDown serves with a Redis that does not answer: codes are made (fail open), /healthz
 // is fine and /readyz says the backend is down.
 func TestRedisDown(t *testing.T) {
-	if os.Getenv("BANANAQR_TEST_REDIS_URL") == "" && os.Getenv("CI") == "" {
-		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL to run the Redis tests")
-	}
+	testenv.RedisURL(t) // the Redis tests are wanted here
 	ts := newTestServer(t, Config{Limiter: redisLimiter(t, "redis://127.0.0.1:1/0", 1)})
 	for range 5 {
 		if r := ts.get(t, "/api/qr-code.svg?text=x"); r.status != http.StatusOK {

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // The decoders outside Go: zbarimg (Debian's zbar-tools) and zxing-cpp (python3-zxing-cpp, with
@@ -54,10 +55,7 @@ func NeedZXingCPP(t testing.TB) {
 
 func missing(t testing.TB, what string) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is not installed, and CI must run this test", what)
-	}
-	t.Skipf("SKIPPED: %s is not installed (see .ci/run)", what)
+	testenv.Missing(t, what+" is not installed", "see .ci/run")
 }
 
 // Zbarimg decodes image files with zbar and returns the text found in each, byte for byte

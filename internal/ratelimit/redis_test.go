@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -15,20 +14,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // testRedisURL returns the Redis the tests may use (BANANAQR_TEST_REDIS_URL, which .ci/run
 // sets), or skips the test; in CI (CI set) a missing Redis fails it.
 func testRedisURL(t *testing.T) string {
 	t.Helper()
-	url := os.Getenv("BANANAQR_TEST_REDIS_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("BANANAQR_TEST_REDIS_URL is not set, and CI must run the Redis tests")
-		}
-		t.Skip("SKIPPED: set BANANAQR_TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/0) to run the Redis tests")
-	}
-	return url
+	return testenv.RedisURL(t)
 }
 
 // uniqueCaller returns a caller name no earlier run has used.
@@ -142,13 +136,7 @@ func TestRedisFailOpen(t *testing.T) {
 // starts it again on the same port (limiting resumes by itself).
 func TestRedisRecovers(t *testing.T) {
 	testRedisURL(t) // the Redis tests are wanted here
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server is not installed, and CI must run this test (.ci/run installs it)")
-		}
-		t.Skip("SKIPPED: redis-server is not installed")
-	}
+	bin := testenv.Program(t, "redis-server", ".ci/run installs it")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -8,12 +8,12 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // Engines runs f in parallel subtests "sqlite" and "postgres", each on a fresh store.
@@ -51,13 +51,7 @@ func SQLitePath(t *testing.T) string {
 // variable the test is skipped, or fails under CI.
 func PostgresURL(t *testing.T) string {
 	t.Helper()
-	base := os.Getenv("BANANAQR_TEST_POSTGRES_URL")
-	if base == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("BANANAQR_TEST_POSTGRES_URL must be set in CI")
-		}
-		t.Skip("SKIPPED: set BANANAQR_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run against PostgreSQL")
-	}
+	base := testenv.PostgresURL(t)
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
 		t.Fatal(err)
