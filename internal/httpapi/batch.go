@@ -4,7 +4,6 @@
 package httpapi
 
 import (
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -170,14 +169,7 @@ func (s *Server) admitN(w http.ResponseWriter, r *http.Request, n int) bool {
 	d, ok := s.gate.AdmitN(r.Context(), s.caller(r), n)
 	s.setBudget(h, d)
 	if !ok {
-		retry := max(1, int((d.RetryAfter+time.Second-1)/time.Second))
-		setNumber(h, headerRetryAfter, retry, nil)
-		hint := "Wait the seconds Retry-After says; do not retry in a tight loop."
-		if n > d.Limit {
-			hint = fmt.Sprintf("Send at most %d requests a batch.", d.Limit)
-		}
-		s.writeError(w, r, api.NewError(api.CodeRateLimited, "", hint,
-			"%d codes would exceed the %d codes a minute (%d left now)", n, d.Limit, d.Remaining))
+		s.refuse(w, r, d, n)
 	}
 	return ok
 }

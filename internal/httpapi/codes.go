@@ -15,6 +15,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -83,12 +84,17 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) bool {
 	d, ok := s.gate.Admit(r.Context(), s.caller(r))
 	s.setBudget(h, d)
 	if !ok {
-		setShared(h, headerRetryAfter, "60")
-		s.writeError(w, r, api.NewError(api.CodeRateLimited, "",
-			"Wait the seconds Retry-After says; do not retry in a tight loop.",
-			"more than %d codes a minute", d.Limit))
+		s.refuse(w, r, d, 1)
 	}
 	return ok
+}
+
+// refuse answers 429 to a request for n codes that the rate limit refused with decision d: the
+// error and Retry-After of admission.RateLimited, the one rule of every edge.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, d ratelimit.Decision, n int) {
+	err, seconds := admission.RateLimited(d, n)
+	setNumber(w.Header(), headerRetryAfter, seconds, nil)
+	s.writeError(w, r, err)
 }
 
 // setBudget sets the RateLimit-* headers of the caller's budget after decision d (none when

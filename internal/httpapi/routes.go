@@ -84,13 +84,17 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 // exposedHeaders are the response headers a browser script may read from the API's routes: what
-// a code's response says about the code, and the rate limit's and the request's headers that
-// every route's responses may carry (admissionHeaders).
+// a code's response says about the code, and the rate limit's and the request's headers
+// (admissionHeaders).
 const exposedHeaders = "X-QR-Payload-Type, X-QR-Payload, X-QR-Payload-Encoding, X-QR-Logo, X-QR-Size, X-QR-Format, X-QR-Version, X-QR-ECC, " +
 	"X-QR-Warning, Content-Disposition, " + admissionHeaders
 
 // admissionHeaders are the response headers of the rate limit (RateLimit-*, Retry-After) and the
-// request's id, which /mcp's responses carry as the API's do.
+// request's id. The generation routes set the rate limit's; /mcp's answers carry only the
+// request's id: a tool call over the budget is a tool result, RATE_LIMITED, inside a 200 that
+// may hold other messages (a JSON-RPC batch, an event stream), and its hint says the seconds to
+// wait (admission.RateLimited). /mcp's CORS policy exposes the whole list all the same (one list
+// for both policies), though nothing on /mcp sets the rate limit's.
 const admissionHeaders = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id"
 
 // corsMaxAge is how long a browser may keep a preflight's answer.

@@ -294,7 +294,7 @@ func TestCallRateLimited(t *testing.T) {
 	cs := session(t, f.config(), edge("192.0.2.9", "https://qr.example.com"))
 	e := errorBody(t, callTool(t, cs, `{"type":"text","text":"x"}`))
 	want := api.ErrorBody{Error: "more than 5 codes a minute", Code: string(api.CodeRateLimited),
-		Message: "more than 5 codes a minute", Hint: "Wait 60 seconds before the next call."}
+		Message: "more than 5 codes a minute", Hint: "Wait 60 seconds before asking again; do not retry in a tight loop."}
 	if e != want {
 		t.Errorf("got  %+v\nwant %+v", e, want)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
 	"github.com/bananaqr/bananaqr/internal/mcptasks"
@@ -213,12 +214,11 @@ func checkArguments(args json.RawMessage) error {
 
 // admit counts the call of caller against its budget, or returns RATE_LIMITED.
 func (t *tool) admit(ctx context.Context, caller string) error {
-	// The limit (d.Limit, from --rate-limit) is per minute whatever its size, and a refused
-	// caller has a place again at the latest a minute after its oldest counted code: the 60
-	// seconds of the hint are the window, not the limit (the HTTP API's Retry-After is 60 too).
+	// A call is a request for one code: its error, and the seconds its hint says, are those of
+	// a single code at the HTTP API (admission.RateLimited), where Retry-After says them.
 	if d, ok := t.cfg.Admit(ctx, caller); !ok {
-		return api.NewError(api.CodeRateLimited, "", "Wait 60 seconds before the next call.",
-			"more than %d codes a minute", d.Limit)
+		err, _ := admission.RateLimited(d, 1)
+		return err
 	}
 	return nil
 }
