@@ -200,10 +200,14 @@ func encodeUsageError(stderr io.Writer, err error) int {
 // its errors: without a payload yet.
 func (f *encodeFlags) request() (api.Request, error) {
 	r := api.NewRequest()
-	for name, value := range map[string]string{"ecc": *f.ecc, "margin": strconv.Itoa(*f.margin), "size": strconv.Itoa(*f.size),
-		"color": *f.fg, "background": *f.bg, "corners": *f.corners, "logo": *f.logo} {
-		if err := r.SetStyle(name, value); err != nil {
-			return r, fmt.Errorf("-%s: %s", name, apiMessage(api.ErrorOf(err)))
+	// In the order newEncodeFlags declares them, so that of several bad flags the same one is
+	// reported on every run.
+	for _, style := range []struct{ name, value string }{
+		{"ecc", *f.ecc}, {"margin", strconv.Itoa(*f.margin)}, {"size", strconv.Itoa(*f.size)},
+		{"color", *f.fg}, {"background", *f.bg}, {"corners", *f.corners}, {"logo", *f.logo},
+	} {
+		if err := r.SetStyle(style.name, style.value); err != nil {
+			return r, fmt.Errorf("-%s: %s", style.name, apiMessage(api.ErrorOf(err)))
 		}
 	}
 	switch ext := strings.ToLower(filepath.Ext(*f.out)); {
