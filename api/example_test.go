@@ -55,3 +55,9 @@ func ExampleErrorOf() {
 	// {Error:size must be a JSON integer Code:WRONG_TYPE Message:size must be a JSON integer Hint:Send size as a JSON integer.}
 	// {Error:the service failed to make the code Code:INTERNAL_ERROR Message:the service failed to make the code Hint:Retry later; if it persists, report it.}
 }
+
+// The Markdown image of a public code links its PNG; a private code's embeds it as a data: URL.
+func ExampleMarkdownImage() {
+	fmt.Println(api.MarkdownImage("https://qr.example.com/api/qr-code.png?url=https%3A%2F%2Fexample.com"))
+	// Output: ![QR code](https://qr.example.com/api/qr-code.png?url=https%3A%2F%2Fexample.com)
+}

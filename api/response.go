@@ -76,3 +76,8 @@ type ContrastRule struct {
 	MinLumaDifference float64 `json:"min_luma_difference"` // the lumas at least this far apart
 	MinWCAG           float64 `json:"min_wcag_ratio"`      // the WCAG 2 contrast ratio at least this
 }
+
+// MarkdownImage returns the Markdown image of a code at url (an image URL or a data: URL), as the
+// JSON answer's markdown and the MCP tool's text give it. The URLs the service makes need no
+// escaping there: their queries are percent-encoded, parentheses included, and base64 has none.
+func MarkdownImage(url string) string { return "![QR code](" + url + ")" }

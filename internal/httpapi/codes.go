@@ -214,21 +214,21 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 		out.Warnings = []api.Warning{}
 	}
 	if p.Private {
-		out.Markdown = "![QR code](" + out.PNGDataURL + ")"
+		out.Markdown = api.MarkdownImage(out.PNGDataURL)
 		return out
 	}
 	text, query := p.Text, req.Query(p)
 	out.Payload = &text
 	base := s.baseURL(r)
 	if base == "" {
-		out.Markdown = "![QR code](" + out.PNGDataURL + ")"
+		out.Markdown = api.MarkdownImage(out.PNGDataURL)
 		out.Warnings = append(out.Warnings, api.Warning{Code: api.CodeNoPublicURL, Field: "",
 			Message: "The request named no host and the service has no base URL configured, so image_url and svg_url are null; the Markdown embeds the image."})
 		return out
 	}
 	imageURL, svgURL := base+"/api/qr-code.png?"+query, base+"/api/qr-code.svg?"+query
 	out.ImageURL, out.SVGURL = &imageURL, &svgURL
-	out.Markdown = "![QR code](" + imageURL + ")"
+	out.Markdown = api.MarkdownImage(imageURL)
 	return out
 }
 

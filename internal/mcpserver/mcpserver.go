@@ -249,7 +249,7 @@ func codeResult(res *generate.Result, base string, r *api.Request) *mcp.CallTool
 		&mcp.ImageContent{Data: append([]byte(nil), res.PNG...), MIMEType: "image/png"},
 	}, StructuredContent: structured}
 	if structured.ImageURL != nil {
-		out.Content = append(out.Content, &mcp.TextContent{Text: "![QR code](" + *structured.ImageURL + ")"})
+		out.Content = append(out.Content, &mcp.TextContent{Text: api.MarkdownImage(*structured.ImageURL)})
 		out.Content = append(out.Content, links(structured)...)
 	}
 	for _, wn := range res.Warnings {
