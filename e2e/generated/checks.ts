@@ -77,5 +77,21 @@ export function checkRetryAfter(response: Response): void {
   assert.match(value ?? '', /^[1-9][0-9]*$/, `Retry-After ${value}`);
 }
 
+// expectRateLimited asks for a code with ask, from the server that makes one a minute, until it
+// is refused (three times at most), and checks the refusal: 429 RATE_LIMITED with Retry-After.
+export async function expectRateLimited(ask: () => Promise<{ error: APIError | undefined; response: Response }>): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const r = await ask();
+    if (r.response.status === 429) {
+      checkError(r.error, 429, r.response, 'RATE_LIMITED');
+      checkRetryAfter(r.response);
+      ok('429 RATE_LIMITED with Retry-After');
+      return;
+    }
+    assert.equal(r.response.status, 200);
+  }
+  assert.fail('no 429 after 3 codes at one a minute');
+}
+
 // tooLong is a payload over the 2,048 characters a code holds (413 PAYLOAD_TOO_LARGE).
 export const tooLong = 'x'.repeat(2049);
