@@ -92,7 +92,7 @@ func PayloadAliases() map[string]string { return maps.Clone(payloadAliases) }
 func DecodeJSON(body []byte) (Request, error) {
 	r := NewRequest()
 	if !utf8.Valid(body) {
-		return r, NewError(CodeInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
+		return r, NewError(ReasonInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	fields, err := readObject(dec)
@@ -100,7 +100,7 @@ func DecodeJSON(body []byte) (Request, error) {
 		return r, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return r, NewError(CodeInvalidJSON, "", "Send exactly one JSON object, with nothing after it.", "the body has data after the JSON object")
+		return r, NewError(ReasonInvalidJSON, "", "Send exactly one JSON object, with nothing after it.", "the body has data after the JSON object")
 	}
 	// In name order, so that a body with several faults always gets the same error.
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
@@ -116,7 +116,7 @@ func DecodeJSON(body []byte) (Request, error) {
 // differ (Go's encoding/json keeps the last value, others the first), so which one was meant is
 // unknown, as with a query parameter given twice. Names are compared unescaped.
 func readObject(dec *json.Decoder) (map[string]json.RawMessage, error) {
-	notObject := NewError(CodeInvalidJSON, "", `Send one JSON object, such as {"type":"url","url":"https://example.com"}.`,
+	notObject := NewError(ReasonInvalidJSON, "", `Send one JSON object, such as {"type":"url","url":"https://example.com"}.`,
 		"the body is not a JSON object")
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, notObject
@@ -133,7 +133,7 @@ func readObject(dec *json.Decoder) (map[string]json.RawMessage, error) {
 			return nil, notObject
 		}
 		if _, dup := fields[name]; dup {
-			return nil, NewError(CodeInvalidJSON, name, "Give "+name+" once.", "the body gives %q more than once", name)
+			return nil, NewError(ReasonInvalidJSON, name, "Give "+name+" once.", "the body gives %q more than once", name)
 		}
 		fields[name] = raw
 	}
@@ -146,7 +146,7 @@ func readObject(dec *json.Decoder) (map[string]json.RawMessage, error) {
 // setJSON sets property name from its JSON value.
 func (r *Request) setJSON(name string, raw json.RawMessage) error {
 	wrongType := func(want string) error { // want with its article: "an integer"
-		return NewError(CodeWrongType, name, "Send "+name+" as "+want+".", "%s must be %s", name, want)
+		return NewError(ReasonWrongType, name, "Send "+name+" as "+want+".", "%s must be %s", name, want)
 	}
 	switch name {
 	case "hidden", "download":
@@ -187,14 +187,14 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 	}
 	if strings.ContainsRune(s, utf8.RuneError) && !strings.ContainsRune(string(raw), utf8.RuneError) &&
 		!strings.Contains(strings.ToLower(string(raw)), `\ufffd`) {
-		return NewError(payload.CodeInvalidText, name, "Send "+name+" as text without lone UTF-16 surrogates (\\ud800-\\udfff).",
+		return NewError(payload.ReasonInvalidText, name, "Send "+name+" as text without lone UTF-16 surrogates (\\ud800-\\udfff).",
 			"%s holds a lone surrogate", name)
 	}
 	return r.setString(name, s)
 }
 
 func unknownField(name string) error {
-	return NewError(CodeUnknownField, name, "Remove "+name+"; the request's properties are listed in /openapi.json.",
+	return NewError(ReasonUnknownField, name, "Remove "+name+"; the request's properties are listed in /openapi.json.",
 		"the request has no property %q", name)
 }
 
@@ -202,14 +202,14 @@ func unknownField(name string) error {
 func (r *Request) setString(name, value string) error {
 	if field, ok := stringFields[name]; ok {
 		if value == "" && (name == "data" || name == "url" || name == "text") {
-			return NewError(CodeEmptyValue, name, "Give "+name+" at least one character, or leave it out.", "%s is empty", name)
+			return NewError(ReasonEmptyValue, name, "Give "+name+" at least one character, or leave it out.", "%s is empty", name)
 		}
 		*field(&r.Payload) = value
 		return nil
 	}
 	if name == "type" {
 		if value == "" {
-			return NewError(payload.CodeInvalidType, name, "Use "+payload.JoinWords(payload.Types, "or")+".", "type is empty")
+			return NewError(payload.ReasonInvalidType, name, "Use "+payload.JoinWords(payload.Types, "or")+".", "type is empty")
 		}
 		r.Payload.Type = payload.Type(value)
 		return nil

@@ -23,7 +23,7 @@ func TestQueryDataTypedURL(t *testing.T) {
 		"type=url&data=https://bank.example@evil.example/", "type=url&data=https://1.2.3.4.5/"} {
 		_, err := build(q)
 		var e *payload.Error
-		if !errors.As(err, &e) || e.Code != payload.CodeInvalidURL || e.Field != "data" {
+		if !errors.As(err, &e) || e.Reason != payload.ReasonInvalidURL || e.Field != "data" {
 			t.Errorf("%s: %v; want INVALID_URL on data", q, err)
 		}
 	}
@@ -45,11 +45,11 @@ func TestQueryPrivateTypes(t *testing.T) {
 	for _, typ := range payload.Types {
 		_, err := FromQuery("type="+string(typ)+"&data=x", RouteQRCode)
 		var e *Error
-		if usePost := errors.As(err, &e) && e.Code == CodeUsePost; usePost != typ.Private() {
+		if usePost := errors.As(err, &e) && e.Reason == ReasonUsePost; usePost != typ.Private() {
 			t.Errorf("type=%s: %v", typ, err)
 		}
 	}
-	if _, err := FromQuery("type=WIFI&data=x", RouteQRCode); ErrorOf(err).Code != payload.CodeInvalidType {
+	if _, err := FromQuery("type=WIFI&data=x", RouteQRCode); ErrorOf(err).Reason != payload.ReasonInvalidType {
 		t.Errorf("type=WIFI: %v", err)
 	}
 }
@@ -69,7 +69,7 @@ func TestDecodeJSONDuplicate(t *testing.T) {
 	} {
 		_, err := DecodeJSON([]byte(body))
 		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeInvalidJSON || e.Field != field || e.Hint == "" {
+		if !errors.As(err, &e) || e.Reason != ReasonInvalidJSON || e.Field != field || e.Hint == "" {
 			t.Errorf("%s: %v; want INVALID_JSON on %s", body, err, field)
 		}
 	}
@@ -83,7 +83,7 @@ func TestDecodeJSONDuplicate(t *testing.T) {
 	}
 	for _, body := range []string{`{"data":"a",}`, `{"data" "a"}`, `{"data":"a"`, `{"data":"a"}x`, `{"data":"a"} {}`, `null`, `[]`, `"x"`, `{`, `{,}`} {
 		_, err := DecodeJSON([]byte(body))
-		if e := ErrorOf(err); err == nil || e.Code != CodeInvalidJSON {
+		if e := ErrorOf(err); err == nil || e.Reason != ReasonInvalidJSON {
 			t.Errorf("%s: %v; want INVALID_JSON", body, err)
 		}
 	}

@@ -32,7 +32,7 @@ func EncodeJSON(r *Request) ([]byte, error) {
 	}
 	for name, v := range body {
 		if !utf8.ValidString(v.(string)) {
-			return nil, NewError(payload.CodeInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
+			return nil, NewError(payload.ReasonInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
 		}
 	}
 	if r.Payload.Hidden {

@@ -116,5 +116,5 @@ func (e *enumeration[T]) parse(s string) (T, error) {
 	}
 	var zero T
 	a := e.allowed()
-	return zero, NewError(CodeInvalidValue, e.field, "Use "+a+".", "%s %q is not %s", e.field, s, a)
+	return zero, NewError(ReasonInvalidValue, e.field, "Use "+a+".", "%s %q is not %s", e.field, s, a)
 }

@@ -36,7 +36,7 @@ func ExampleFromQuery() {
 	_, err = api.FromQuery("type=wifi&ssid=home", api.RouteQRCode)
 	var e *api.Error
 	if errors.As(err, &e) {
-		fmt.Println(e.Status, e.Code, e.Field)
+		fmt.Println(e.Status, e.Reason, e.Field)
 		fmt.Println(e.Hint)
 	}
 	// Output:
@@ -52,8 +52,8 @@ func ExampleErrorOf() {
 	fmt.Printf("%+v\n", api.ErrorOf(err).Body())
 	fmt.Printf("%+v\n", api.ErrorOf(errors.New("disk full")).Body())
 	// Output:
-	// {Error:size must be a JSON integer Code:WRONG_TYPE Message:size must be a JSON integer Hint:Send size as a JSON integer.}
-	// {Error:the service failed to make the code Code:INTERNAL_ERROR Message:the service failed to make the code Hint:Retry later; if it persists, report it.}
+	// {Error:size must be a JSON integer Reason:WRONG_TYPE Message:size must be a JSON integer Hint:Send size as a JSON integer.}
+	// {Error:the service failed to make the code Reason:INTERNAL_ERROR Message:the service failed to make the code Hint:Retry later; if it persists, report it.}
 }
 
 // The Markdown image of a public code links its PNG; a private code's embeds it as a data: URL.

@@ -23,13 +23,13 @@ func TestDecodeNumbers(t *testing.T) {
 		}
 	}
 	for _, body := range []string{`{"latitude":true}`, `{"amount":null}`, `{"altitude":[1]}`, `{"longitude":{"x":1}}`, `{"iban":12}`, `{"summary":1}`} {
-		if _, err := DecodeJSON([]byte(body)); ErrorOf(err).Code != CodeWrongType {
+		if _, err := DecodeJSON([]byte(body)); ErrorOf(err).Reason != ReasonWrongType {
 			t.Errorf("%s: %v, want WRONG_TYPE", body, err)
 		}
 	}
 	// The number's literal reaches the payload's checks: an exponent is refused there.
 	r, _ := DecodeJSON([]byte(`{"type":"geo","latitude":4.8e1,"longitude":2}`))
-	if _, err := payload.Build(&r.Payload); ErrorOf(err).Code != payload.CodeInvalidCoordinate {
+	if _, err := payload.Build(&r.Payload); ErrorOf(err).Reason != payload.ReasonInvalidCoordinate {
 		t.Errorf("4.8e1: %v, want INVALID_COORDINATE", err)
 	}
 	// EncodeJSON sends them as strings, which DecodeJSON reads back the same.

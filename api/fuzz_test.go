@@ -18,11 +18,11 @@ func checkDecoded(t *testing.T, in string, r Request, err error) {
 		var p *payload.Error
 		switch {
 		case errors.As(err, &e):
-			if e.Code == "" || e.Status < 400 || e.Message == "" || e.Hint == "" {
+			if e.Reason == "" || e.Status < 400 || e.Message == "" || e.Hint == "" {
 				t.Fatalf("%q: error %+v", in, e)
 			}
 		case errors.As(err, &p):
-			if p.Code == "" || p.Hint == "" {
+			if p.Reason == "" || p.Hint == "" {
 				t.Fatalf("%q: error %+v", in, p)
 			}
 		default:
@@ -102,7 +102,7 @@ func TestEncodeJSON(t *testing.T) {
 	}
 	r.Payload.SSID = "Lab\xff"
 	var e *Error
-	if _, err := EncodeJSON(&r); !errors.As(err, &e) || e.Code != payload.CodeInvalidText || e.Field != "ssid" {
+	if _, err := EncodeJSON(&r); !errors.As(err, &e) || e.Reason != payload.ReasonInvalidText || e.Field != "ssid" {
 		t.Errorf("invalid UTF-8: %v", err)
 	}
 }
@@ -113,7 +113,7 @@ func TestDecodeJSONDeterministic(t *testing.T) {
 	body := []byte(`{"size":"x","color":"zz","logo":"q","bogus":1}`)
 	_, first := DecodeJSON(body)
 	var e *Error
-	if !errors.As(first, &e) || e.Field != "bogus" || e.Code != CodeUnknownField {
+	if !errors.As(first, &e) || e.Field != "bogus" || e.Reason != ReasonUnknownField {
 		t.Fatalf("first fault in name order: %v", first)
 	}
 	for range 100 {

@@ -78,7 +78,7 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 		if private {
 			h.Set("X-QR-Payload-Type", "wifi")
 			h.Set("Content-Disposition", `attachment; filename="qr-wifi.`+format+`"`)
-			h.Set("X-QR-Warning", string(payload.CodeLegacyAndroid))
+			h.Set("X-QR-Warning", string(payload.ReasonLegacyAndroid))
 		} else {
 			h.Set("X-QR-Payload-Type", "url")
 			h.Set("X-QR-Payload", "https://example.com/caf%C3%A9")
@@ -96,7 +96,7 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 		if private {
 			r.Type, r.PayloadType = "wifi", "wifi"
 			r.Markdown = "![QR code](" + r.PNGDataURL + ")"
-			r.Warnings = []Warning{{Code: string(payload.CodeLegacyAndroid), Field: "password", Message: "Android before 15 misreads a password that ends in a backslash"}}
+			r.Warnings = []Warning{{Reason: string(payload.ReasonLegacyAndroid), Field: "password", Message: "Android before 15 misreads a password that ends in a backslash"}}
 		} else {
 			text, image, svgURL := "https://example.com", "https://qr.example/api/qr-code.png?url=https%3A%2F%2Fexample.com", "/api/qr-code.svg?url=https%3A%2F%2Fexample.com"
 			r.Payload, r.ImageURL, r.SVGURL = &text, &image, &svgURL
@@ -145,7 +145,7 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 	}
 	data, _ := readOpenAPI()
 	good = append(good, check{"document", http.MethodGet, "/openapi.json", 200, http.Header{"Content-Type": {"application/json"}}, data})
-	for _, c := range ErrorCodes {
+	for _, c := range Reasons {
 		if c.Status == http.StatusNotFound || c.Status == http.StatusMethodNotAllowed || c.Status == http.StatusRequestHeaderFieldsTooLarge {
 			continue // no operation answers them: the router does
 		}
@@ -153,13 +153,13 @@ func TestOpenAPIResponsesValidate(t *testing.T) {
 		if c.Status == http.StatusTooManyRequests || c.Status == http.StatusServiceUnavailable {
 			h.Set("Retry-After", "60")
 		}
-		body := marshal(NewError(c.Code, "", "Do something else.", "%s", c.Description).Body())
+		body := marshal(NewError(c.Reason, "", "Do something else.", "%s", c.Description).Body())
 		if c.Status != http.StatusUnsupportedMediaType {
 			for _, target := range []string{"/api/qr-code?url=x", "/api/qr-code/url?url=x", "/api/qr-code.png?url=x", "/api/qr-code.svg?url=x"} {
-				good = append(good, check{string(c.Code), http.MethodGet, target, c.Status, h, body})
+				good = append(good, check{string(c.Reason), http.MethodGet, target, c.Status, h, body})
 			}
 		}
-		good = append(good, check{string(c.Code), http.MethodPost, "/api/qr-code", c.Status, h, body})
+		good = append(good, check{string(c.Reason), http.MethodPost, "/api/qr-code", c.Status, h, body})
 	}
 	for _, c := range good {
 		if err := validate(c.method, c.target, c.status, c.header, c.body); err != nil {

@@ -123,43 +123,43 @@ func TestOpenAPIInfoAndOperations(t *testing.T) {
 	}
 }
 
-// TestOpenAPIErrorCodes checks the Error schema's code enum, the table of codes in
-// info.description and the error responses of each operation against Codes.
-func TestOpenAPIErrorCodes(t *testing.T) {
+// TestOpenAPIReasons checks the Error schema's code enum, the table of codes in
+// info.description and the error responses of each operation against Reasons.
+func TestOpenAPIReasons(t *testing.T) {
 	doc, _ := loadOpenAPI(t)
 	var want []any
-	for _, c := range ErrorCodes {
-		want = append(want, string(c.Code))
+	for _, c := range Reasons {
+		want = append(want, string(c.Reason))
 	}
 	code := doc.Components.Schemas["Error"].Value.Properties["code"].Value
 	if !reflect.DeepEqual(code.Enum, want) {
-		t.Errorf("Error.code enum:\n got %v\nwant %v (Codes, in order)", code.Enum, want)
+		t.Errorf("Error.code enum:\n got %v\nwant %v (Reasons, in order)", code.Enum, want)
 	}
 	pattern := regexp.MustCompile(code.Pattern)
-	for _, c := range ErrorCodes {
-		if !pattern.MatchString(string(c.Code)) {
-			t.Errorf("code %s does not match the pattern %s", c.Code, code.Pattern)
+	for _, c := range Reasons {
+		if !pattern.MatchString(string(c.Reason)) {
+			t.Errorf("code %s does not match the pattern %s", c.Reason, code.Pattern)
 		}
 	}
 
 	// The table in info.description: one row per code, in order, with its status and meaning.
 	row := regexp.MustCompile("^\\| `([A-Z0-9_]+)` \\| ([0-9]{3}) \\| (.*) \\|$")
-	var rows []ErrorCodeInfo
+	var rows []ReasonInfo
 	for line := range strings.SplitSeq(doc.Info.Description, "\n") {
 		if m := row.FindStringSubmatch(line); m != nil {
 			status, _ := strconv.Atoi(m[2])
-			rows = append(rows, ErrorCodeInfo{ErrorCode(m[1]), status, m[3]})
+			rows = append(rows, ReasonInfo{Reason(m[1]), status, m[3]})
 		}
 	}
-	if !reflect.DeepEqual(rows, ErrorCodes) {
-		t.Errorf("the table of codes in info.description differs from Codes:\n got %v\nwant %v", rows, ErrorCodes)
+	if !reflect.DeepEqual(rows, Reasons) {
+		t.Errorf("the table of codes in info.description differs from Reasons:\n got %v\nwant %v", rows, Reasons)
 	}
-	if !strings.Contains(doc.Info.Description, "`"+string(payload.CodeLegacyAndroid)+"`") ||
-		!strings.Contains(doc.Components.Schemas["QrResponse"].Value.Properties["warnings"].Value.Description, string(payload.CodeLegacyAndroid)) {
-		t.Errorf("the warning code %s is not documented", string(payload.CodeLegacyAndroid))
+	if !strings.Contains(doc.Info.Description, "`"+string(payload.ReasonLegacyAndroid)+"`") ||
+		!strings.Contains(doc.Components.Schemas["QrResponse"].Value.Properties["warnings"].Value.Description, string(payload.ReasonLegacyAndroid)) {
+		t.Errorf("the warning code %s is not documented", string(payload.ReasonLegacyAndroid))
 	}
 
-	// Each generation operation lists every status of Codes but 404 and 405 (which belong to
+	// Each generation operation lists every status of Reasons but 404 and 405 (which belong to
 	// no operation); 415 only with a body.
 	// Every operation lists 431, which every path answers before it looks at the method.
 	for _, want := range openAPIOperations {
@@ -180,7 +180,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 				t.Errorf("%s: response %s is not the Error object", id, status)
 			}
 		}
-		for _, c := range ErrorCodes {
+		for _, c := range Reasons {
 			s := strconv.Itoa(c.Status)
 			if c.Status == http.StatusNotFound || c.Status == http.StatusMethodNotAllowed ||
 				c.Status == http.StatusUnsupportedMediaType && id != "createStructuredQrCode" || slices.Contains(want, s) {
@@ -271,13 +271,13 @@ func TestOpenAPIResponseSchemas(t *testing.T) {
 	}
 }
 
-// decodeJSONCode returns the code of the error DecodeJSON gives body, or "" without one.
-func decodeJSONCode(body string) ErrorCode {
+// decodeJSONReason returns the code of the error DecodeJSON gives body, or "" without one.
+func decodeJSONReason(body string) Reason {
 	_, err := DecodeJSON([]byte(body))
 	if err == nil {
 		return ""
 	}
-	return ErrorOf(err).Code
+	return ErrorOf(err).Reason
 }
 
 // TestOpenAPIRequestProperties checks QrRequest against DecodeJSON: every property is one the
@@ -306,7 +306,7 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 				t.Errorf("QrRequest.%s is a number or a string, but DecodeJSON takes strings only", name)
 			}
 			for _, v := range []any{json.Number("12.5"), "12.5"} {
-				if code := decodeJSONCode(body(name, v)); code != "" {
+				if code := decodeJSONReason(body(name, v)); code != "" {
 					t.Errorf("QrRequest.%s = %#v: DecodeJSON says %s", name, v, code)
 				}
 			}
@@ -324,24 +324,24 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 			t.Errorf("QrRequest.%s has type %v; the decoder takes strings, booleans and integers", name, s.Type)
 			continue
 		}
-		if code := decodeJSONCode(body(name, value)); code == CodeUnknownField || code == CodeWrongType {
+		if code := decodeJSONReason(body(name, value)); code == ReasonUnknownField || code == ReasonWrongType {
 			t.Errorf("QrRequest.%s = %v: DecodeJSON says %s", name, value, code)
 		}
 		if numberFields[name] && !isNumberOrString(s) {
 			t.Errorf("DecodeJSON takes QrRequest.%s as a number or a string, but the schema says %v", name, s.Type.Slice())
 		}
-		if code := decodeJSONCode(body(name, wrong)); code != CodeWrongType {
-			t.Errorf("QrRequest.%s = %#v (not a %v): DecodeJSON says %q, want %s", name, wrong, s.Type.Slice(), code, CodeWrongType)
+		if code := decodeJSONReason(body(name, wrong)); code != ReasonWrongType {
+			t.Errorf("QrRequest.%s = %#v (not a %v): DecodeJSON says %q, want %s", name, wrong, s.Type.Slice(), code, ReasonWrongType)
 		}
 		for _, v := range s.Enum {
-			if code := decodeJSONCode(body(name, v)); code != "" {
+			if code := decodeJSONReason(body(name, v)); code != "" {
 				t.Errorf("QrRequest.%s = %v is in the schema's enum, but DecodeJSON says %s", name, v, code)
 			}
 		}
 		if s.Min != nil && s.Max != nil {
 			lo, hi := int(*s.Min), int(*s.Max)
-			for v, want := range map[int]ErrorCode{lo: "", hi: "", lo - 1: CodeInvalidValue, hi + 1: CodeInvalidValue} {
-				if code := decodeJSONCode(body(name, v)); code != want {
+			for v, want := range map[int]Reason{lo: "", hi: "", lo - 1: ReasonInvalidValue, hi + 1: ReasonInvalidValue} {
+				if code := decodeJSONReason(body(name, v)); code != want {
 					t.Errorf("QrRequest.%s = %d (schema range %d..%d): DecodeJSON says %q, want %q", name, v, lo, hi, code, want)
 				}
 			}
@@ -358,8 +358,8 @@ func TestOpenAPIRequestProperties(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"notAField", "Type", "colour", "ssid_hidden"} {
-		if code := decodeJSONCode(body(name, "x")); code != CodeUnknownField {
-			t.Errorf("made-up property %q: DecodeJSON says %q, want %s", name, code, CodeUnknownField)
+		if code := decodeJSONReason(body(name, "x")); code != ReasonUnknownField {
+			t.Errorf("made-up property %q: DecodeJSON says %q, want %s", name, code, ReasonUnknownField)
 		}
 	}
 }
@@ -448,23 +448,23 @@ func readOpenAPI() ([]byte, error) {
 	return data, nil
 }
 
-// TestREADMECodes checks that the README's error code table lists every code with its status
-// and meaning, as Codes does.
-func TestREADMECodes(t *testing.T) {
+// TestREADMEReasons checks that the README's error code table lists every code with its status
+// and meaning, as Reasons does.
+func TestREADMEReasons(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range ErrorCodes {
-		row := fmt.Sprintf("| %d | `%s` | %s |", c.Status, c.Code, c.Description)
+	for _, c := range Reasons {
+		row := fmt.Sprintf("| %d | `%s` | %s |", c.Status, c.Reason, c.Description)
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("README lacks the row %s", row)
 		}
 	}
 }
 
-// TestOpenAPIWarningCodes: the document's table of warnings is WarningCodes, row for row.
-func TestOpenAPIWarningCodes(t *testing.T) {
+// TestOpenAPIWarningReasons: the document's table of warnings is WarningReasons, row for row.
+func TestOpenAPIWarningReasons(t *testing.T) {
 	var doc struct {
 		Info struct{ Description string } `json:"info"`
 	}
@@ -482,8 +482,8 @@ func TestOpenAPIWarningCodes(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, w := range WarningCodes {
-		want = append(want, "| `"+w.Code+"` | "+w.Description+" |")
+	for _, w := range WarningReasons {
+		want = append(want, "| `"+w.Reason+"` | "+w.Description+" |")
 	}
 	if !slices.Equal(rows, want) {
 		t.Errorf("the Warnings table:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))

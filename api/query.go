@@ -40,7 +40,7 @@ func FromQuery(rawQuery string, route Route) (Request, error) {
 	}
 	if route == RouteURL {
 		if !q.has("url") {
-			return r, NewError(payload.CodeMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
+			return r, NewError(payload.ReasonMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
 		}
 		r.Payload.Type = payload.URL
 	}
@@ -99,7 +99,7 @@ func (r *Request) setQuery(name, v string) error {
 		case "1", "true":
 			r.Download = true
 		default:
-			return NewError(CodeInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
+			return NewError(ReasonInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
 		}
 	default:
 		return r.setString(name, v)
@@ -113,11 +113,11 @@ func queryType(v string) (payload.Type, error) {
 	// logs; which types are private is payload's one judgement (Type.Private).
 	switch t := payload.Type(v); {
 	case !slices.Contains(payload.Types, t):
-		return "", NewError(payload.CodeInvalidType, "type", "Use "+payload.JoinWords(payload.PublicTypes(), "or")+" with GET; "+
+		return "", NewError(payload.ReasonInvalidType, "type", "Use "+payload.JoinWords(payload.PublicTypes(), "or")+" with GET; "+
 			payload.JoinWords(payload.PrivateTypes(), "and")+" with POST.",
 			"type %q is not a payload type", v)
 	case t.Private():
-		return "", NewError(CodeUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
+		return "", NewError(ReasonUsePost, "type", "Send "+v+" codes with POST /api/qr-code and a JSON body.",
 			"type %s is made with POST, not GET", v)
 	default:
 		return t, nil
@@ -151,7 +151,7 @@ func ColorsFromQuery(rawQuery string) (Request, error) {
 type query string
 
 // badQuery is the error of a query string that url.ParseQuery cannot parse.
-var badQuery = NewError(CodeInvalidQuery, "", "Percent-encode the parameter values (a ; as %3B, a % as %25).",
+var badQuery = NewError(ReasonInvalidQuery, "", "Percent-encode the parameter values (a ; as %3B, a % as %25).",
 	"the query string cannot be parsed")
 
 // pairs calls yield with each pair of q, as written: empty pairs are skipped.
@@ -203,10 +203,10 @@ func (q query) get(name string) (string, bool, error) {
 	case count == 0:
 		return "", false, nil
 	case count > 1:
-		return "", true, NewError(CodeInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, count)
+		return "", true, NewError(ReasonInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, count)
 	}
 	if value = unescape(value); !utf8.ValidString(value) {
-		return "", true, NewError(payload.CodeInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
+		return "", true, NewError(payload.ReasonInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
 	}
 	return value, true, nil
 }

@@ -23,7 +23,7 @@ func fromParsedQuery(rawQuery string, route Route) (Request, error) {
 		delete(q, "text")
 		delete(q, "data")
 		if _, ok := q["url"]; !ok {
-			return r, NewError(payload.CodeMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
+			return r, NewError(payload.ReasonMissingField, "url", "Add url: the address to encode, percent-encoded.", "url is required")
 		}
 		r.Payload.Type = payload.URL
 	case RoutePNG, RouteSVG:
@@ -35,9 +35,9 @@ func fromParsedQuery(rawQuery string, route Route) (Request, error) {
 		case !ok:
 			continue
 		case len(values) > 1:
-			return r, NewError(CodeInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, len(values))
+			return r, NewError(ReasonInvalidQuery, name, "Give "+name+" once.", "%s is given %d times", name, len(values))
 		case !utf8.ValidString(values[0]):
-			return r, NewError(payload.CodeInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
+			return r, NewError(payload.ReasonInvalidText, name, "Percent-encode "+name+" as UTF-8.", "%s is not valid UTF-8", name)
 		}
 		if err := r.setQuery(name, values[0]); err != nil {
 			return r, err

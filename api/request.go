@@ -61,15 +61,15 @@ func NewRequest() Request {
 		Color: DefaultColor, Background: DefaultBackground, Logo: LogoNone, Corners: CornersSquare}
 }
 
-// CodeSmallQuietZone warns of a quiet zone narrower than the 4 modules that ISO/IEC 18004:2015
+// ReasonSmallQuietZone warns of a quiet zone narrower than the 4 modules that ISO/IEC 18004:2015
 // 6.3.7 asks for: readers such as zxing-cpp find the code far less often without it, unless
 // the image sits on a wide light ground.
-const CodeSmallQuietZone = "SMALL_QUIET_ZONE"
+const ReasonSmallQuietZone = "SMALL_QUIET_ZONE"
 
-// CodeNoPublicURL warns that image_url and svg_url are null for a public payload: the request
+// ReasonNoPublicURL warns that image_url and svg_url are null for a public payload: the request
 // named no host (an HTTP/1.0 request without Host) and no base URL is configured, so there is
 // no address to give.
-const CodeNoPublicURL = "NO_PUBLIC_URL"
+const ReasonNoPublicURL = "NO_PUBLIC_URL"
 
 // MaxHeaderBytes is the most bytes a request's line and headers may take; more is 431
 // HEADERS_TOO_LARGE.
@@ -103,7 +103,7 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 	case "color", "background":
 		c, perr := ParseColor(value)
 		if perr != nil {
-			return true, NewError(CodeInvalidColor, name, "Give "+name+" as six hexadecimal digits, with or without #, such as 7B260F.",
+			return true, NewError(ReasonInvalidColor, name, "Give "+name+" as six hexadecimal digits, with or without #, such as 7B260F.",
 				"%s %q is not a colour", name, value)
 		}
 		if name == "color" {
@@ -130,7 +130,7 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 func enum[T any](m map[string]T, name, value, allowed string) (T, error) {
 	v, ok := m[value]
 	if !ok {
-		return v, NewError(CodeInvalidValue, name, "Use "+allowed+".", "%s %q is not %s", name, value, allowed)
+		return v, NewError(ReasonInvalidValue, name, "Use "+allowed+".", "%s %q is not %s", name, value, allowed)
 	}
 	return v, nil
 }
@@ -142,7 +142,7 @@ func (r *Request) setInt(name string, v int64) error {
 		lo, hi, dst = 0, MaxMargin, &r.Margin
 	}
 	if v < lo || v > hi {
-		return NewError(CodeInvalidValue, name, fmt.Sprintf("Give %s as a whole number from %d to %d.", name, lo, hi),
+		return NewError(ReasonInvalidValue, name, fmt.Sprintf("Give %s as a whole number from %d to %d.", name, lo, hi),
 			"%s %d is out of range %d..%d", name, v, lo, hi)
 	}
 	*dst = int(v)
@@ -153,7 +153,7 @@ func (r *Request) setInt(name string, v int64) error {
 func parseInt(name, s string) (int64, error) {
 	v, err := strconv.ParseInt(s, 10, 32)
 	if err != nil || s[0] == '+' {
-		return 0, NewError(CodeInvalidValue, name, "Give "+name+" as a whole number, such as 1024.", "%s %q is not a whole number", name, s)
+		return 0, NewError(ReasonInvalidValue, name, "Give "+name+" as a whole number, such as 1024.", "%s %q is not a whole number", name, s)
 	}
 	return v, nil
 }

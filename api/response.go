@@ -30,7 +30,7 @@ type Response struct {
 
 // Warning is something about a valid payload that some readers mishandle.
 type Warning struct {
-	Code    string `json:"code"`
+	Reason  string `json:"code"`
 	Field   string `json:"field"`
 	Message string `json:"message"`
 }
@@ -39,7 +39,7 @@ type Warning struct {
 // the same text.
 type ErrorBody struct {
 	Error   string `json:"error"`
-	Code    string `json:"code"`
+	Reason  string `json:"code"`
 	Message string `json:"message"`
 	Hint    string `json:"hint"`
 }

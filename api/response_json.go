@@ -44,7 +44,7 @@ func (r *Response) AppendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"code":`...)
-			b = appendString(b, w.Code)
+			b = appendString(b, w.Reason)
 			b = appendField(b, "field", w.Field)
 			b = appendField(b, "message", w.Message)
 			b = append(b, '}')

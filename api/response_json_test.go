@@ -28,7 +28,7 @@ func FuzzResponseJSON(f *testing.F) {
 			r.Payload, r.ImageURL, r.SVGURL = &a, &svg, &c
 		}
 		for i := range warnings % 4 {
-			r.Warnings = append(r.Warnings, Warning{Code: c, Field: a[:min(i, len(a))], Message: svg})
+			r.Warnings = append(r.Warnings, Warning{Reason: c, Field: a[:min(i, len(a))], Message: svg})
 		}
 		if warnings%4 == 0 && warnings%8 == 0 {
 			r.Warnings = []Warning{}

@@ -30,7 +30,7 @@ func TestStyleCatalogueMatchesParsing(t *testing.T) {
 			t.Errorf("%s: default %q is not among %v", name, defaults[name], StyleValues(name))
 		}
 		r := NewRequest()
-		if err := r.SetStyle(name, "nonsense"); ErrorOf(err).Code != CodeInvalidValue {
+		if err := r.SetStyle(name, "nonsense"); ErrorOf(err).Reason != ReasonInvalidValue {
 			t.Errorf("%s=nonsense: %v", name, err)
 		}
 	}

@@ -19,11 +19,11 @@ type BatchItem struct {
 // ItemError is the error of one request of a batch that the service refused: its index in
 // the batch, from 0, and the error it would get alone.
 type ItemError struct {
-	Index   int           `json:"index"`
-	Code    api.ErrorCode `json:"code"`
-	Field   string        `json:"field"`
-	Message string        `json:"message"`
-	Hint    string        `json:"hint"`
+	Index   int        `json:"index"`
+	Reason  api.Reason `json:"code"`
+	Field   string     `json:"field"`
+	Message string     `json:"message"`
+	Hint    string     `json:"hint"`
 }
 
 // MaxBatch is the most requests a batch may hold.

@@ -54,8 +54,8 @@ func TestBatch(t *testing.T) {
 	bad.Payload.Type = payload.WiFi
 	_, err = c.Batch(context.Background(), []BatchItem{{Request: link}, {Request: bad}, {Request: link, Filename: "../x"}})
 	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Code != api.CodeBatchInvalid || len(apiErr.Items) != 2 ||
-		apiErr.Items[0].Index != 1 || apiErr.Items[0].Code != payload.CodeMissingField || apiErr.Items[1].Index != 2 || apiErr.Items[1].Field != "filename" {
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Reason != api.ReasonBatchInvalid || len(apiErr.Items) != 2 ||
+		apiErr.Items[0].Index != 1 || apiErr.Items[0].Reason != payload.ReasonMissingField || apiErr.Items[1].Index != 2 || apiErr.Items[1].Field != "filename" {
 		t.Fatalf("%v %+v", err, apiErr)
 	}
 
@@ -65,7 +65,7 @@ func TestBatch(t *testing.T) {
 	}
 	_, err = c.Batch(context.Background(), many)
 	// 5 counted so far (the invalid batch's 3 too): 59 need 4 more places, about 4 s.
-	if !errors.As(err, &apiErr) || apiErr.Code != api.CodeRateLimited || apiErr.RetryAfter < 3*time.Second || apiErr.RetryAfter > 5*time.Second {
+	if !errors.As(err, &apiErr) || apiErr.Reason != api.ReasonRateLimited || apiErr.RetryAfter < 3*time.Second || apiErr.RetryAfter > 5*time.Second {
 		t.Fatalf("59 with 55 left: %v (retry after %v)", err, apiErr.RetryAfter)
 	}
 }

@@ -331,11 +331,11 @@ func (c *Client) do(req *http.Request, want string) (*answer, error) {
 		api.ErrorBody
 		Items []ItemError `json:"items"` // a batch's failing requests (batch.go)
 	}
-	if mediaType != "application/json" || json.Unmarshal(body, &eb) != nil || eb.Code == "" {
+	if mediaType != "application/json" || json.Unmarshal(body, &eb) != nil || eb.Reason == "" {
 		return nil, &TransportError{Op: op, Failure: FailureForeign, RequestID: id,
 			Err: fmt.Errorf("status %d (%s) without the API's error object: %.80q", resp.StatusCode, mediaType, body)}
 	}
-	return nil, &APIError{Status: resp.StatusCode, Code: api.ErrorCode(eb.Code), Message: eb.Message, Hint: eb.Hint,
+	return nil, &APIError{Status: resp.StatusCode, Reason: api.Reason(eb.Reason), Message: eb.Message, Hint: eb.Hint,
 		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), RateLimit: rateLimitOf(resp.Header),
 		RequestID: id, Items: eb.Items}
 }

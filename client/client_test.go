@@ -168,14 +168,14 @@ func TestAPIErrors(t *testing.T) {
 		fields payload.Request
 		size   int
 		status int
-		code   api.ErrorCode
+		code   api.Reason
 	}{
-		{"invalid url", nil, payload.Request{Type: payload.URL, URL: "javascript:alert(1)"}, 0, 400, payload.CodeInvalidURL},
-		{"missing field", nil, payload.Request{Type: payload.WiFi}, 0, 400, payload.CodeMissingField},
-		{"size out of range", nil, payload.Request{Text: "hi"}, 64, 400, api.CodeInvalidValue},
-		{"too long", nil, payload.Request{Text: strings.Repeat("a", payload.MaxLen+1)}, 0, 413, payload.CodePayloadTooLarge},
-		{"not json", []Option{WithHTTPClient(&http.Client{Transport: contentType})}, payload.Request{Text: "hi"}, 0, 415, api.CodeUnsupportedMedia},
-		{"not encodable", nil, payload.Request{Text: strings.Repeat("a", 2000)}, 0, 422, api.CodeNotEncodable},
+		{"invalid url", nil, payload.Request{Type: payload.URL, URL: "javascript:alert(1)"}, 0, 400, payload.ReasonInvalidURL},
+		{"missing field", nil, payload.Request{Type: payload.WiFi}, 0, 400, payload.ReasonMissingField},
+		{"size out of range", nil, payload.Request{Text: "hi"}, 64, 400, api.ReasonInvalidValue},
+		{"too long", nil, payload.Request{Text: strings.Repeat("a", payload.MaxLen+1)}, 0, 413, payload.ReasonPayloadTooLarge},
+		{"not json", []Option{WithHTTPClient(&http.Client{Transport: contentType})}, payload.Request{Text: "hi"}, 0, 415, api.ReasonUnsupportedMedia},
+		{"not encodable", nil, payload.Request{Text: strings.Repeat("a", 2000)}, 0, 422, api.ReasonNotEncodable},
 	} {
 		r := api.NewRequest()
 		r.Payload = tc.fields
@@ -207,7 +207,7 @@ func TestAPIErrors(t *testing.T) {
 		var want api.ErrorBody
 		json.NewDecoder(resp.Body).Decode(&want)
 		resp.Body.Close()
-		if e.Status != tc.status || e.Code != tc.code || e.Status != resp.StatusCode || string(e.Code) != want.Code ||
+		if e.Status != tc.status || e.Reason != tc.code || e.Status != resp.StatusCode || string(e.Reason) != want.Reason ||
 			e.Message != want.Message || e.Hint != want.Hint || e.Hint == "" {
 			t.Errorf("%s: %+v\nthe service answers %d %+v; want status %d code %s", tc.name, e, resp.StatusCode, want, tc.status, tc.code)
 		}
@@ -217,7 +217,7 @@ func TestAPIErrors(t *testing.T) {
 	r.Payload.Text = "caf\xe9"
 	var e *api.Error
 	before := svc.posts.Load()
-	if _, err := newClient(t, svc.URL).SVG(ctx, r); !errors.As(err, &e) || e.Code != payload.CodeInvalidText || svc.posts.Load() != before {
+	if _, err := newClient(t, svc.URL).SVG(ctx, r); !errors.As(err, &e) || e.Reason != payload.ReasonInvalidText || svc.posts.Load() != before {
 		t.Errorf("invalid UTF-8: %v", err)
 	}
 }
@@ -286,7 +286,7 @@ func TestRateLimit(t *testing.T) {
 	before := svc.posts.Load()
 	_, err := c.SVG(ctx, r)
 	var e *APIError
-	if !errors.As(err, &e) || e.Status != 429 || e.Code != api.CodeRateLimited || e.RetryAfter != 60*time.Second || e.Hint == "" ||
+	if !errors.As(err, &e) || e.Status != 429 || e.Reason != api.ReasonRateLimited || e.RetryAfter != 60*time.Second || e.Hint == "" ||
 		e.RateLimit.Limit != 1 || e.RateLimit.Remaining != 0 || e.RequestID == "" {
 		t.Fatalf("a second 429: %v (budget %+v)", err, e.RateLimit)
 	}

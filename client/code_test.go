@@ -101,7 +101,7 @@ func TestCodeHeaders(t *testing.T) {
 	}
 	for _, code := range []*Code{js, png} {
 		if code.PayloadType != "text" || code.Version != res.Version || code.ECC != res.ECC || code.ECC == "" ||
-			code.Size != 512 || code.Logo != "banana" || !slices.Equal(code.Warnings, []string{api.CodeSmallQuietZone}) {
+			code.Size != 512 || code.Logo != "banana" || !slices.Equal(code.Warnings, []string{api.ReasonSmallQuietZone}) {
 			t.Errorf("%s: %+v; the JSON response says version %d, level %s", code.Format, code, res.Version, res.ECC)
 		}
 		if code.RequestID != "order-1234" {
@@ -147,7 +147,7 @@ func TestBusyRetried(t *testing.T) {
 			free.ServeHTTP(w, r)
 			return
 		}
-		e := api.NewError(api.CodeOverloaded, "", "Retry after the seconds Retry-After says.", "too many requests are waiting")
+		e := api.NewError(api.ReasonOverloaded, "", "Retry after the seconds Retry-After says.", "too many requests are waiting")
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", "busy-1")
 		if retryAfter != "" {
@@ -172,7 +172,7 @@ func TestBusyRetried(t *testing.T) {
 	busyFor.Store(2)
 	_, err := c.PNG(ctx, r)
 	var e *APIError
-	if !errors.As(err, &e) || e.Status != 503 || e.Code != api.CodeOverloaded || e.RetryAfter != 3*time.Second ||
+	if !errors.As(err, &e) || e.Status != 503 || e.Reason != api.ReasonOverloaded || e.RetryAfter != 3*time.Second ||
 		e.RequestID != "busy-1" || !strings.Contains(err.Error(), "busy-1") || len(waits) != 1 {
 		t.Fatalf("two 503s: %v (%+v), waits %v", err, e, waits)
 	}

@@ -20,10 +20,10 @@ import (
 // (spec 2.3). The service has said no; the request, not the network, needs to change (or, for
 // 429 and 503, the time it is sent).
 type APIError struct {
-	Status  int           // HTTP status: 400, 413, 415, 422, 429, 503, ...
-	Code    api.ErrorCode // stable code, such as INVALID_URL or RATE_LIMITED (api.ErrorCodes lists them)
-	Message string        // what is wrong
-	Hint    string        // how to correct it
+	Status  int        // HTTP status: 400, 413, 415, 422, 429, 503, ...
+	Reason  api.Reason // stable code, such as INVALID_URL or RATE_LIMITED (api.Reasons lists them)
+	Message string     // what is wrong
+	Hint    string     // how to correct it
 	// RetryAfter is the wait the Retry-After header asked for (429 and 503); 0 without one.
 	RetryAfter time.Duration
 	// RateLimit is the caller's budget as the answer's RateLimit-* headers say (a 429's
@@ -37,7 +37,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	s := fmt.Sprintf("bananaqr API: %d %s: %s", e.Status, e.Code, e.Message)
+	s := fmt.Sprintf("bananaqr API: %d %s: %s", e.Status, e.Reason, e.Message)
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}

@@ -87,7 +87,7 @@ func ExampleAPIError() {
 	case errors.As(err, &apiErr) && apiErr.Status == 400:
 		fmt.Println("correct the request:", apiErr.Hint)
 	case errors.As(err, &apiErr) && (apiErr.Status == 413 || apiErr.Status == 422):
-		fmt.Println(apiErr.Code, "- shorten the content, or encode a URL that points to it")
+		fmt.Println(apiErr.Reason, "- shorten the content, or encode a URL that points to it")
 	case errors.As(err, &apiErr):
 		fmt.Println("the service said no:", apiErr)
 	case errors.As(err, &netErr):

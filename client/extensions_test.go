@@ -61,7 +61,7 @@ func TestExtensionTypes(t *testing.T) {
 	r := api.NewRequest()
 	r.Payload = payload.Request{Type: payload.EPC, Name: "Anna", IBAN: "DE89370400440532013001"}
 	var e *APIError
-	if _, err := c.PNG(ctx, r); !errors.As(err, &e) || e.Status != 400 || e.Code != payload.CodeInvalidIBAN || e.Hint == "" {
+	if _, err := c.PNG(ctx, r); !errors.As(err, &e) || e.Status != 400 || e.Reason != payload.ReasonInvalidIBAN || e.Hint == "" {
 		t.Errorf("a wrong IBAN: %v", err)
 	}
 }

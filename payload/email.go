@@ -35,7 +35,7 @@ func buildEmail(r *Request) (string, error) {
 		return "", err
 	}
 	if strings.ContainsAny(r.Subject, "\r\n") {
-		return "", fail(CodeInvalidText, "subject", "Write the subject on one line; put longer text in message.",
+		return "", fail(ReasonInvalidText, "subject", "Write the subject on one line; put longer text in message.",
 			"subject holds a line break")
 	}
 	at := strings.IndexByte(to, '@')
@@ -66,7 +66,7 @@ func buildEmail(r *Request) (string, error) {
 // must be a host name (see asciiHost). The error does not quote the address.
 func checkAddress(field, addr string) (domain string, err error) {
 	bad := func() (string, error) {
-		return "", fail(CodeInvalidEmail, field, "Give one address such as anna@example.com: no spaces, commas, semicolons, ? or second @.",
+		return "", fail(ReasonInvalidEmail, field, "Give one address such as anna@example.com: no spaces, commas, semicolons, ? or second @.",
 			"%s is not one e-mail address", field)
 	}
 	local, host, ok := strings.Cut(addr, "@")
@@ -74,7 +74,7 @@ func checkAddress(field, addr string) (domain string, err error) {
 		return bad()
 	}
 	if domain, ok = asciiHost(host); !ok || strings.HasPrefix(host, "[") {
-		return "", fail(CodeInvalidEmail, field, "Check the domain after @: it must be a valid domain name.",
+		return "", fail(ReasonInvalidEmail, field, "Check the domain after @: it must be a valid domain name.",
 			"%s has an invalid domain", field)
 	}
 	return domain, nil

@@ -71,7 +71,7 @@ func buildEPC(r *Request) (string, error) {
 	reference, remittance := "", strings.TrimSpace(r.Remittance)
 	if strings.TrimSpace(r.Reference) != "" {
 		if remittance != "" {
-			return "", fail(CodeConflictingFields, "reference", "Send reference or remittance, not both: an EPC code carries one of them.",
+			return "", fail(ReasonConflictingFields, "reference", "Send reference or remittance, not both: an EPC code carries one of them.",
 				"reference and remittance are both given")
 		}
 		if reference, err = normalizeCreditorReference(r.Reference); err != nil {
@@ -88,7 +88,7 @@ func buildEPC(r *Request) (string, error) {
 		if remittance != "" {
 			field = "remittance"
 		}
-		return "", fail(CodePayloadTooLarge, field, "Shorten remittance or name: an EPC code holds at most 331 bytes of UTF-8, and a letter outside ASCII takes 2 to 4.",
+		return "", fail(ReasonPayloadTooLarge, field, "Shorten remittance or name: an EPC code holds at most 331 bytes of UTF-8, and a letter outside ASCII takes 2 to 4.",
 			"the EPC payload has %d bytes, more than %d", n, EPCMaxBytes)
 	}
 	return text, nil
@@ -101,11 +101,11 @@ func checkEPCText(field, value string, max int) error {
 		return err
 	}
 	if strings.ContainsAny(value, "\t\r\n") {
-		return fail(CodeInvalidText, field, "Write "+field+" on one line, without tabs: the lines of an EPC code are its fields.",
+		return fail(ReasonInvalidText, field, "Write "+field+" on one line, without tabs: the lines of an EPC code are its fields.",
 			"%s holds a line break or a tab", field)
 	}
 	if n := utf8.RuneCountInString(value); n > max {
-		return fail(CodeValueTooLong, field, "Shorten "+field+" to at most "+strconv.Itoa(max)+" characters, as the EPC guideline allows.",
+		return fail(ReasonValueTooLong, field, "Shorten "+field+" to at most "+strconv.Itoa(max)+" characters, as the EPC guideline allows.",
 			"%s has %d characters, more than %d", field, n, max)
 	}
 	return nil
@@ -132,18 +132,18 @@ func normalizeIBAN(value string) (string, error) {
 	iban := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(value), " ", ""))
 	hint := "Give the IBAN as the bank prints it, such as DE89 3704 0044 0532 0130 00 (spaces are fine)."
 	if !ibanSyntax.MatchString(iban) {
-		return "", fail(CodeInvalidIBAN, "iban", hint, "iban is not two letters, two check digits and 11 to 30 letters or digits")
+		return "", fail(ReasonInvalidIBAN, "iban", hint, "iban is not two letters, two check digits and 11 to 30 letters or digits")
 	}
 	n, sepa := ibanLengths[iban[:2]]
 	switch {
 	case !sepa:
-		return "", fail(CodeInvalidIBAN, "iban", "Give the IBAN of an account in the Single Euro Payments Area: EPC codes make SEPA credit transfers.",
+		return "", fail(ReasonInvalidIBAN, "iban", "Give the IBAN of an account in the Single Euro Payments Area: EPC codes make SEPA credit transfers.",
 			"iban is not of a SEPA country")
 	case len(iban) != n:
-		return "", fail(CodeInvalidIBAN, "iban", hint+" An IBAN of its country has "+strconv.Itoa(n)+" characters.",
+		return "", fail(ReasonInvalidIBAN, "iban", hint+" An IBAN of its country has "+strconv.Itoa(n)+" characters.",
 			"iban has %d characters, not the %d of its country", len(iban), n)
 	case mod97(iban[4:]+iban[:4]) != 1:
-		return "", fail(CodeInvalidIBAN, "iban", "Check the IBAN for a mistyped character: its check digits do not match.",
+		return "", fail(ReasonInvalidIBAN, "iban", "Check the IBAN for a mistyped character: its check digits do not match.",
 			"iban's check digits are wrong")
 	}
 	return iban, nil
@@ -172,7 +172,7 @@ var bicSyntax = regexp.MustCompile(`^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})
 func normalizeBIC(value string) (string, error) {
 	bic := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(value), " ", ""))
 	if !bicSyntax.MatchString(bic) {
-		return "", fail(CodeInvalidBIC, "bic", "Give the bank's BIC of 8 or 11 letters and digits, such as COBADEFFXXX, or leave bic out: version 002 does not need it.",
+		return "", fail(ReasonInvalidBIC, "bic", "Give the bank's BIC of 8 or 11 letters and digits, such as COBADEFFXXX, or leave bic out: version 002 does not need it.",
 			"bic is not 8 or 11 characters of ISO 9362's form")
 	}
 	return bic, nil
@@ -185,11 +185,11 @@ func epcAmount(value string) (string, error) {
 	hint := "Give amount in euros from 0.01 to 999999999.99, with a dot and at most 2 decimals, such as 12.30 (no currency sign, exponent or thousands separator)."
 	switch {
 	case !ok:
-		return "", fail(CodeInvalidAmount, "amount", hint, "amount is not a decimal number")
+		return "", fail(ReasonInvalidAmount, "amount", hint, "amount is not a decimal number")
 	case d.negative || d.zero() || len(d.whole) > epcMaxAmountDigits:
-		return "", fail(CodeInvalidAmount, "amount", hint, "amount is out of range 0.01..999999999.99")
+		return "", fail(ReasonInvalidAmount, "amount", hint, "amount is out of range 0.01..999999999.99")
 	case d.places() > 2:
-		return "", fail(CodeInvalidAmount, "amount", hint, "amount has %d decimal places, more than 2", d.places())
+		return "", fail(ReasonInvalidAmount, "amount", hint, "amount has %d decimal places, more than 2", d.places())
 	}
 	return "EUR" + d.String(), nil
 }
@@ -204,11 +204,11 @@ var creditorReferenceSyntax = regexp.MustCompile(`^RF[0-9]{2}[A-Z0-9]{1,21}$`)
 func normalizeCreditorReference(value string) (string, error) {
 	ref := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(value), " ", ""))
 	if !creditorReferenceSyntax.MatchString(ref) {
-		return "", fail(CodeInvalidReference, "reference", "Give an ISO 11649 creditor reference such as RF18 5390 0754 7034, or send free text as remittance.",
+		return "", fail(ReasonInvalidReference, "reference", "Give an ISO 11649 creditor reference such as RF18 5390 0754 7034, or send free text as remittance.",
 			"reference is not RF, two check digits and 1 to 21 letters or digits")
 	}
 	if mod97(ref[4:]+ref[:4]) != 1 {
-		return "", fail(CodeInvalidReference, "reference", "Check the reference for a mistyped character: its check digits do not match.",
+		return "", fail(ReasonInvalidReference, "reference", "Check the reference for a mistyped character: its check digits do not match.",
 			"reference's check digits are wrong")
 	}
 	return ref, nil

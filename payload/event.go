@@ -67,14 +67,14 @@ func buildEvent(r *Request) (string, error) {
 		}
 		switch {
 		case end.allDay != start.allDay:
-			return "", fail(CodeInvalidDate, "end", "Give start and end both as dates (2026-12-24) or both as dates and times (2026-12-24T18:00:00+01:00).",
+			return "", fail(ReasonInvalidDate, "end", "Give start and end both as dates (2026-12-24) or both as dates and times (2026-12-24T18:00:00+01:00).",
 				"start and end are not both dates or both date-times")
 		case end.t.Before(start.t):
-			return "", fail(CodeInvalidDate, "end", "Give an end at or after start.", "end is before start")
+			return "", fail(ReasonInvalidDate, "end", "Give an end at or after start.", "end is before start")
 		case end.allDay:
 			end.t = end.t.AddDate(0, 0, 1) // DTEND is exclusive: the day after the last
 			if end.t.Year() > 9999 {
-				return "", fail(CodeInvalidDate, "end", "Give an end within the year 9999.", "end is too late for iCalendar")
+				return "", fail(ReasonInvalidDate, "end", "Give an end within the year 9999.", "end is too late for iCalendar")
 			}
 			writeFolded(&b, "DTEND"+end.value())
 		case !end.t.Equal(start.t):
@@ -110,7 +110,7 @@ var eventSyntax = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt]([
 func parseEventTime(field, value string) (eventTime, error) {
 	hint := "Give " + field + " as a date such as 2026-12-24, or a date and time with Z or an offset such as 2026-12-24T18:00:00+01:00."
 	bad := func(why string) (eventTime, error) {
-		return eventTime{}, fail(CodeInvalidDate, field, hint, "%s is %s", field, why)
+		return eventTime{}, fail(ReasonInvalidDate, field, hint, "%s is %s", field, why)
 	}
 	m := eventSyntax.FindStringSubmatch(strings.TrimSpace(value))
 	if m == nil {
@@ -126,7 +126,7 @@ func parseEventTime(field, value string) (eventTime, error) {
 		return eventTime{t: t, allDay: true}, nil
 	}
 	if m[7] == "" {
-		return eventTime{}, fail(CodeInvalidDate, field, "Add the time zone to "+field+": Z for UTC, or an offset such as +01:00.",
+		return eventTime{}, fail(ReasonInvalidDate, field, "Add the time zone to "+field+": Z for UTC, or an offset such as +01:00.",
 			"%s has a time but no time zone", field)
 	}
 	h, mi, s := n(m[4]), n(m[5]), n(m[6])

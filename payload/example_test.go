@@ -18,7 +18,7 @@ func ExampleBuild() {
 	fmt.Println(p.Text)
 	fmt.Println(p.Type, "private:", p.Private)
 	for _, w := range p.Warnings {
-		fmt.Println(w.Code, w.Field)
+		fmt.Println(w.Reason, w.Field)
 	}
 	// Output:
 	// WIFI:T:WPA;S:Café\; 2.4GHz;P:p@ss\:word\\;;
@@ -42,7 +42,7 @@ func ExampleBuild_error() {
 	_, err := payload.Build(&payload.Request{Type: payload.WiFi, SSID: "home", Password: "short"})
 	var e *payload.Error
 	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Field)
+		fmt.Println(e.Reason, e.Field)
 		fmt.Println(e.Hint)
 	}
 	// Output:

@@ -26,66 +26,66 @@ func TestExtensionErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		req   Request
-		code  ErrorCode
+		code  Reason
 		field string
 	}{
-		{"tel no phone", Request{Type: Tel}, CodeMissingField, "phone"},
-		{"tel letters", Request{Type: Tel, Phone: "+1 555 CALL"}, CodeInvalidPhone, "phone"},
-		{"tel ussd", Request{Type: Tel, Phone: "*100#"}, CodeInvalidPhone, "phone"},
-		{"tel too long", Request{Type: Tel, Phone: "+1234567890123456"}, CodeInvalidPhone, "phone"},
-		{"geo no latitude", Request{Type: Geo, Longitude: "2"}, CodeMissingField, "latitude"},
-		{"geo no longitude", Request{Type: Geo, Latitude: "2"}, CodeMissingField, "longitude"},
-		{"geo latitude range", Request{Type: Geo, Latitude: "90.0000001", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo longitude range", Request{Type: Geo, Latitude: "1", Longitude: "-180.5"}, CodeInvalidCoordinate, "longitude"},
-		{"geo huge", Request{Type: Geo, Latitude: "1000000000000000000000", Longitude: "1"}, CodeInvalidCoordinate, "latitude"},
-		{"geo exponent", Request{Type: Geo, Latitude: "4.8e1", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo plus", Request{Type: Geo, Latitude: "+48.1", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo comma", Request{Type: Geo, Latitude: "48,1", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo bare dot", Request{Type: Geo, Latitude: ".5", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo places", Request{Type: Geo, Latitude: "48.12345678", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"geo altitude places", Request{Type: Geo, Latitude: "1", Longitude: "2", Altitude: "1.234"}, CodeInvalidCoordinate, "altitude"},
-		{"geo altitude range", Request{Type: Geo, Latitude: "1", Longitude: "2", Altitude: "100000.01"}, CodeInvalidCoordinate, "altitude"},
-		{"geo NaN", Request{Type: Geo, Latitude: "NaN", Longitude: "2"}, CodeInvalidCoordinate, "latitude"},
-		{"event no summary", Request{Type: Event, Start: "2026-12-24"}, CodeMissingField, "summary"},
-		{"event blank summary", Request{Type: Event, Summary: " \n ", Start: "2026-12-24"}, CodeMissingField, "summary"},
-		{"event no start", Request{Type: Event, Summary: "Secret party"}, CodeMissingField, "start"},
-		{"event floating time", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00"}, CodeInvalidDate, "start"},
-		{"event bad day", Request{Type: Event, Summary: "Secret party", Start: "2026-02-30"}, CodeInvalidDate, "start"},
-		{"event bad hour", Request{Type: Event, Summary: "Secret party", Start: "2026-02-03T24:00Z"}, CodeInvalidDate, "start"},
-		{"event leap second", Request{Type: Event, Summary: "Secret party", Start: "2026-12-31T23:59:60Z"}, CodeInvalidDate, "start"},
-		{"event fraction", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00.5Z"}, CodeInvalidDate, "start"},
-		{"event bad offset", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00+24:00"}, CodeInvalidDate, "start"},
-		{"event words", Request{Type: Event, Summary: "Secret party", Start: "next Friday"}, CodeInvalidDate, "start"},
-		{"event end before", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00Z", End: "2026-12-24T17:59Z"}, CodeInvalidDate, "end"},
-		{"event end before in zones", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00+01:00", End: "2026-12-24T16:30Z"}, CodeInvalidDate, "end"},
-		{"event mixed kinds", Request{Type: Event, Summary: "Secret party", Start: "2027-01-05", End: "2027-01-05T20:00Z"}, CodeInvalidDate, "end"},
-		{"event last day", Request{Type: Event, Summary: "Secret party", Start: "9999-12-31", End: "9999-12-31"}, CodeInvalidDate, "end"},
-		{"event after year 9999 in UTC", Request{Type: Event, Summary: "Secret party", Start: "9999-12-31T23:00-05:00"}, CodeInvalidDate, "start"},
-		{"event control", Request{Type: Event, Summary: "Secret\x07party", Start: "2026-12-24"}, CodeInvalidText, "summary"},
-		{"epc no name", Request{Type: EPC, IBAN: iban}, CodeMissingField, "name"},
-		{"epc no iban", Request{Type: EPC, Name: "Anna Secret"}, CodeMissingField, "iban"},
-		{"epc iban check digits", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE89370400440532013001"}, CodeInvalidIBAN, "iban"},
-		{"epc iban length", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE8937040044053201300"}, CodeInvalidIBAN, "iban"},
-		{"epc iban not sepa", Request{Type: EPC, Name: "Anna Secret", IBAN: "BR1500000000000010932840814P2"}, CodeInvalidIBAN, "iban"},
-		{"epc iban letters", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE89-3704-0044-0532-0130-00"}, CodeInvalidIBAN, "iban"},
-		{"epc bic", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, BIC: "DEUTDEF"}, CodeInvalidBIC, "bic"},
-		{"epc bic country", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, BIC: "COBA1EFFXXX"}, CodeInvalidBIC, "bic"},
-		{"epc amount zero", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "0.00"}, CodeInvalidAmount, "amount"},
-		{"epc amount negative", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "-5"}, CodeInvalidAmount, "amount"},
-		{"epc amount places", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1.005"}, CodeInvalidAmount, "amount"},
-		{"epc amount too much", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1000000000"}, CodeInvalidAmount, "amount"},
-		{"epc amount thousands", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1,000"}, CodeInvalidAmount, "amount"},
-		{"epc amount exponent", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1e2"}, CodeInvalidAmount, "amount"},
-		{"epc amount currency", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "EUR12"}, CodeInvalidAmount, "amount"},
-		{"epc reference check", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "RF19539007547034"}, CodeInvalidReference, "reference"},
-		{"epc reference form", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "+++090/9337/55493+++"}, CodeInvalidReference, "reference"},
-		{"epc both", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "RF18539007547034", Remittance: "Secret text"}, CodeConflictingFields, "reference"},
-		{"epc name line", Request{Type: EPC, Name: "Anna\nSecret", IBAN: iban}, CodeInvalidText, "name"},
-		{"epc remittance line", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Remittance: "Secret\r\ntext"}, CodeInvalidText, "remittance"},
-		{"epc name long", Request{Type: EPC, Name: strings.Repeat("ä", 71), IBAN: iban}, CodeValueTooLong, "name"},
-		{"epc remittance long", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Remittance: strings.Repeat("x", 141)}, CodeValueTooLong, "remittance"},
+		{"tel no phone", Request{Type: Tel}, ReasonMissingField, "phone"},
+		{"tel letters", Request{Type: Tel, Phone: "+1 555 CALL"}, ReasonInvalidPhone, "phone"},
+		{"tel ussd", Request{Type: Tel, Phone: "*100#"}, ReasonInvalidPhone, "phone"},
+		{"tel too long", Request{Type: Tel, Phone: "+1234567890123456"}, ReasonInvalidPhone, "phone"},
+		{"geo no latitude", Request{Type: Geo, Longitude: "2"}, ReasonMissingField, "latitude"},
+		{"geo no longitude", Request{Type: Geo, Latitude: "2"}, ReasonMissingField, "longitude"},
+		{"geo latitude range", Request{Type: Geo, Latitude: "90.0000001", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo longitude range", Request{Type: Geo, Latitude: "1", Longitude: "-180.5"}, ReasonInvalidCoordinate, "longitude"},
+		{"geo huge", Request{Type: Geo, Latitude: "1000000000000000000000", Longitude: "1"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo exponent", Request{Type: Geo, Latitude: "4.8e1", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo plus", Request{Type: Geo, Latitude: "+48.1", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo comma", Request{Type: Geo, Latitude: "48,1", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo bare dot", Request{Type: Geo, Latitude: ".5", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo places", Request{Type: Geo, Latitude: "48.12345678", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"geo altitude places", Request{Type: Geo, Latitude: "1", Longitude: "2", Altitude: "1.234"}, ReasonInvalidCoordinate, "altitude"},
+		{"geo altitude range", Request{Type: Geo, Latitude: "1", Longitude: "2", Altitude: "100000.01"}, ReasonInvalidCoordinate, "altitude"},
+		{"geo NaN", Request{Type: Geo, Latitude: "NaN", Longitude: "2"}, ReasonInvalidCoordinate, "latitude"},
+		{"event no summary", Request{Type: Event, Start: "2026-12-24"}, ReasonMissingField, "summary"},
+		{"event blank summary", Request{Type: Event, Summary: " \n ", Start: "2026-12-24"}, ReasonMissingField, "summary"},
+		{"event no start", Request{Type: Event, Summary: "Secret party"}, ReasonMissingField, "start"},
+		{"event floating time", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00"}, ReasonInvalidDate, "start"},
+		{"event bad day", Request{Type: Event, Summary: "Secret party", Start: "2026-02-30"}, ReasonInvalidDate, "start"},
+		{"event bad hour", Request{Type: Event, Summary: "Secret party", Start: "2026-02-03T24:00Z"}, ReasonInvalidDate, "start"},
+		{"event leap second", Request{Type: Event, Summary: "Secret party", Start: "2026-12-31T23:59:60Z"}, ReasonInvalidDate, "start"},
+		{"event fraction", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00.5Z"}, ReasonInvalidDate, "start"},
+		{"event bad offset", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00:00+24:00"}, ReasonInvalidDate, "start"},
+		{"event words", Request{Type: Event, Summary: "Secret party", Start: "next Friday"}, ReasonInvalidDate, "start"},
+		{"event end before", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00Z", End: "2026-12-24T17:59Z"}, ReasonInvalidDate, "end"},
+		{"event end before in zones", Request{Type: Event, Summary: "Secret party", Start: "2026-12-24T18:00+01:00", End: "2026-12-24T16:30Z"}, ReasonInvalidDate, "end"},
+		{"event mixed kinds", Request{Type: Event, Summary: "Secret party", Start: "2027-01-05", End: "2027-01-05T20:00Z"}, ReasonInvalidDate, "end"},
+		{"event last day", Request{Type: Event, Summary: "Secret party", Start: "9999-12-31", End: "9999-12-31"}, ReasonInvalidDate, "end"},
+		{"event after year 9999 in UTC", Request{Type: Event, Summary: "Secret party", Start: "9999-12-31T23:00-05:00"}, ReasonInvalidDate, "start"},
+		{"event control", Request{Type: Event, Summary: "Secret\x07party", Start: "2026-12-24"}, ReasonInvalidText, "summary"},
+		{"epc no name", Request{Type: EPC, IBAN: iban}, ReasonMissingField, "name"},
+		{"epc no iban", Request{Type: EPC, Name: "Anna Secret"}, ReasonMissingField, "iban"},
+		{"epc iban check digits", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE89370400440532013001"}, ReasonInvalidIBAN, "iban"},
+		{"epc iban length", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE8937040044053201300"}, ReasonInvalidIBAN, "iban"},
+		{"epc iban not sepa", Request{Type: EPC, Name: "Anna Secret", IBAN: "BR1500000000000010932840814P2"}, ReasonInvalidIBAN, "iban"},
+		{"epc iban letters", Request{Type: EPC, Name: "Anna Secret", IBAN: "DE89-3704-0044-0532-0130-00"}, ReasonInvalidIBAN, "iban"},
+		{"epc bic", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, BIC: "DEUTDEF"}, ReasonInvalidBIC, "bic"},
+		{"epc bic country", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, BIC: "COBA1EFFXXX"}, ReasonInvalidBIC, "bic"},
+		{"epc amount zero", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "0.00"}, ReasonInvalidAmount, "amount"},
+		{"epc amount negative", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "-5"}, ReasonInvalidAmount, "amount"},
+		{"epc amount places", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1.005"}, ReasonInvalidAmount, "amount"},
+		{"epc amount too much", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1000000000"}, ReasonInvalidAmount, "amount"},
+		{"epc amount thousands", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1,000"}, ReasonInvalidAmount, "amount"},
+		{"epc amount exponent", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "1e2"}, ReasonInvalidAmount, "amount"},
+		{"epc amount currency", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Amount: "EUR12"}, ReasonInvalidAmount, "amount"},
+		{"epc reference check", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "RF19539007547034"}, ReasonInvalidReference, "reference"},
+		{"epc reference form", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "+++090/9337/55493+++"}, ReasonInvalidReference, "reference"},
+		{"epc both", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Reference: "RF18539007547034", Remittance: "Secret text"}, ReasonConflictingFields, "reference"},
+		{"epc name line", Request{Type: EPC, Name: "Anna\nSecret", IBAN: iban}, ReasonInvalidText, "name"},
+		{"epc remittance line", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Remittance: "Secret\r\ntext"}, ReasonInvalidText, "remittance"},
+		{"epc name long", Request{Type: EPC, Name: strings.Repeat("ä", 71), IBAN: iban}, ReasonValueTooLong, "name"},
+		{"epc remittance long", Request{Type: EPC, Name: "Anna Secret", IBAN: iban, Remittance: strings.Repeat("x", 141)}, ReasonValueTooLong, "remittance"},
 		{"epc over 331 bytes", Request{Type: EPC, Name: strings.Repeat("王", 70), IBAN: iban, BIC: "COBADEFFXXX", Amount: "999999999.99",
-			Remittance: strings.Repeat("王", 30)}, CodePayloadTooLarge, "remittance"},
+			Remittance: strings.Repeat("王", 30)}, ReasonPayloadTooLarge, "remittance"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := Build(&c.req)
@@ -93,7 +93,7 @@ func TestExtensionErrors(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("got %q, %v; want an *Error", p.Text, err)
 			}
-			if e.Code != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
+			if e.Reason != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
 				t.Fatalf("got %+v; want code %s, field %q, a message and a hint", e, c.code, c.field)
 			}
 			for _, secret := range []string{c.req.Phone, c.req.Latitude, c.req.Longitude, c.req.Altitude, c.req.Summary, c.req.Start,
@@ -142,7 +142,7 @@ func TestEPCLimit(t *testing.T) {
 	}
 	r.Remittance = "é" + r.Remittance[:len(r.Remittance)-1]
 	var e *Error
-	if _, err = Build(r); !errors.As(err, &e) || e.Code != CodePayloadTooLarge || e.Field != "remittance" {
+	if _, err = Build(r); !errors.As(err, &e) || e.Reason != ReasonPayloadTooLarge || e.Field != "remittance" {
 		t.Fatalf("one byte over: %v", err)
 	}
 }
@@ -306,7 +306,7 @@ func TestEPCReadBack(t *testing.T) {
 		p, err := Build(req)
 		if err != nil {
 			var e *Error
-			if errors.As(err, &e) && e.Code == CodePayloadTooLarge {
+			if errors.As(err, &e) && e.Reason == ReasonPayloadTooLarge {
 				continue
 			}
 			t.Fatalf("%+v: %v", req, err)

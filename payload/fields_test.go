@@ -58,7 +58,7 @@ func TestTypeFields(t *testing.T) {
 		for i, name := range f.Required {
 			r := requestOf(t, typ, slices.Delete(slices.Clone(f.Required), i, i+1))
 			var e *Error
-			if _, err := Build(&r); !errors.As(err, &e) || e.Code != CodeMissingField || e.Field != name {
+			if _, err := Build(&r); !errors.As(err, &e) || e.Reason != ReasonMissingField || e.Field != name {
 				t.Errorf("%s without %s: %v, want MISSING_FIELD of %s", typ, name, err, name)
 			}
 		}

@@ -18,7 +18,7 @@ func fuzzBuild(t *testing.T, r *Request) (p Payload, ok bool) {
 	p, err := Build(r)
 	if err != nil {
 		var e *Error
-		if !errors.As(err, &e) || !knownCodes[e.Code] || e.Message == "" || e.Hint == "" {
+		if !errors.As(err, &e) || !knownReasons[e.Reason] || e.Message == "" || e.Hint == "" {
 			t.Fatalf("%+v: error %#v", r, err)
 		}
 		return Payload{}, false
@@ -32,12 +32,12 @@ func fuzzBuild(t *testing.T, r *Request) (p Payload, ok bool) {
 	return p, true
 }
 
-var knownCodes = map[ErrorCode]bool{
-	CodeMissingPayload: true, CodeInvalidType: true, CodeMissingField: true, CodeConflictingFields: true,
-	CodeInvalidText: true, CodeInvalidURL: true, CodeInvalidSSID: true, CodeInvalidSecurity: true,
-	CodeInvalidPassword: true, CodeInvalidEmail: true, CodeInvalidPhone: true, CodePayloadTooLarge: true,
-	CodeInvalidCoordinate: true, CodeInvalidDate: true, CodeInvalidIBAN: true, CodeInvalidBIC: true, CodeInvalidAmount: true,
-	CodeInvalidReference: true, CodeValueTooLong: true,
+var knownReasons = map[Reason]bool{
+	ReasonMissingPayload: true, ReasonInvalidType: true, ReasonMissingField: true, ReasonConflictingFields: true,
+	ReasonInvalidText: true, ReasonInvalidURL: true, ReasonInvalidSSID: true, ReasonInvalidSecurity: true,
+	ReasonInvalidPassword: true, ReasonInvalidEmail: true, ReasonInvalidPhone: true, ReasonPayloadTooLarge: true,
+	ReasonInvalidCoordinate: true, ReasonInvalidDate: true, ReasonInvalidIBAN: true, ReasonInvalidBIC: true, ReasonInvalidAmount: true,
+	ReasonInvalidReference: true, ReasonValueTooLong: true,
 }
 
 // uriChars are the characters an http(s) URL may hold once normalised (RFC 3986 2.2, 2.3, and %).

@@ -56,11 +56,11 @@ func coordinate(field, value string, limit, places int, what string) (decimal, e
 	hint := "Give " + field + " in " + what + ": digits with a dot, no exponent, + or comma."
 	switch {
 	case !ok:
-		return d, fail(CodeInvalidCoordinate, field, hint, "%s is not a decimal number", field)
+		return d, fail(ReasonInvalidCoordinate, field, hint, "%s is not a decimal number", field)
 	case d.exceeds(limit):
-		return d, fail(CodeInvalidCoordinate, field, hint, "%s is out of range -%d..%d", field, limit, limit)
+		return d, fail(ReasonInvalidCoordinate, field, hint, "%s is out of range -%d..%d", field, limit, limit)
 	case d.places() > places:
-		return d, fail(CodeInvalidCoordinate, field, "Round "+field+" to at most "+strconv.Itoa(places)+" decimal places.",
+		return d, fail(ReasonInvalidCoordinate, field, "Round "+field+" to at most "+strconv.Itoa(places)+" decimal places.",
 			"%s has %d decimal places, more than %d", field, d.places(), places)
 	}
 	return d, nil

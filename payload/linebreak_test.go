@@ -46,7 +46,7 @@ func TestLineBreakCharacters(t *testing.T) {
 			r := c.make(sep)
 			_, err := Build(&r)
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidText || e.Field != c.field {
+			if !errors.As(err, &e) || e.Reason != ReasonInvalidText || e.Field != c.field {
 				t.Errorf("%s %s with U+%04X: %v, want INVALID_TEXT on %s", r.Type, c.field, []rune(sep)[0], err, c.field)
 				continue
 			}

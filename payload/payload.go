@@ -184,18 +184,18 @@ func resolveType(r *Request) (Type, error) {
 			t = Infer(r.Data)
 		}
 	case t == "" && r.URL != "" && r.Text != "":
-		return "", fail(CodeConflictingFields, "type", "Set type to url or text.",
+		return "", fail(ReasonConflictingFields, "type", "Set type to url or text.",
 			"both url and text are given without a type")
 	case t == "" && r.URL != "":
 		t = URL
 	case t == "" && r.Text != "":
 		t = Text
 	case t == "":
-		return "", fail(CodeMissingPayload, "type", "Send data with the payload as it is, or type ("+typeList+") with its fields.",
+		return "", fail(ReasonMissingPayload, "type", "Send data with the payload as it is, or type ("+typeList+") with its fields.",
 			"the request has neither data nor type")
 	}
 	if !t.valid() {
-		return "", fail(CodeInvalidType, "type", "Use one of "+typeList+" (lower case).",
+		return "", fail(ReasonInvalidType, "type", "Use one of "+typeList+" (lower case).",
 			"type %q is not a payload type", t)
 	}
 	return t, nil
@@ -239,7 +239,7 @@ func checkLen(r *Request, t Type, text string) error {
 		} else if t == Text {
 			field = "text"
 		}
-		return fail(CodePayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
+		return fail(ReasonPayloadTooLarge, field, "Shorten the content, or encode a URL that points to it.",
 			"the payload has %d characters, more than %d", n, MaxLen)
 	}
 	return nil
@@ -265,7 +265,7 @@ func buildText(r *Request) (string, error) {
 
 // missing returns the error of a required field that is absent.
 func missing(field, what string) *Error {
-	return fail(CodeMissingField, field, "Add "+field+": "+what+".", "%s is required", field)
+	return fail(ReasonMissingField, field, "Add "+field+": "+what+".", "%s is required", field)
 }
 
 // checkText refuses invalid UTF-8 and the control characters in a text value: C0 other than
@@ -274,11 +274,11 @@ func missing(field, what string) *Error {
 // 8-bit escape sequence introducer of ECMA-48); U+0085 is a line break to some readers only.
 func checkText(field, s string) error {
 	if !utf8.ValidString(s) {
-		return fail(CodeInvalidText, field, "Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
+		return fail(ReasonInvalidText, field, "Send "+field+" as UTF-8 text.", "%s is not valid UTF-8", field)
 	}
 	for _, c := range s {
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f) {
-			return fail(CodeInvalidText, field, "Remove control characters from "+field+"; tab, line feed and carriage return are allowed.",
+			return fail(ReasonInvalidText, field, "Remove control characters from "+field+"; tab, line feed and carriage return are allowed.",
 				"%s holds the control character U+%04X", field, c)
 		}
 	}
@@ -298,7 +298,7 @@ func checkLineText(field, s string) error {
 	}
 	if i := strings.IndexAny(s, "\u2028\u2029"); i >= 0 {
 		c, _ := utf8.DecodeRuneInString(s[i:])
-		return fail(CodeInvalidText, field, "Remove the Unicode line and paragraph separators (U+2028, U+2029) from "+field+
+		return fail(ReasonInvalidText, field, "Remove the Unicode line and paragraph separators (U+2028, U+2029) from "+field+
 			": some readers break lines there, which would split the payload's lines.",
 			"%s holds the line break character U+%04X", field, c)
 	}
@@ -314,6 +314,6 @@ func alias(field, value, aliasName, aliasValue string) (string, error) {
 	case value == "" || value == aliasValue:
 		return aliasValue, nil
 	}
-	return "", fail(CodeConflictingFields, field, "Send only "+field+" ("+aliasName+" is its older name).",
+	return "", fail(ReasonConflictingFields, field, "Send only "+field+" ("+aliasName+" is its older name).",
 		"%s and %s are both given and differ", field, aliasName)
 }

@@ -38,12 +38,12 @@ func normalizePhone(field, phone string) (string, error) {
 			b.WriteRune(c)
 			digits++
 		default:
-			return "", fail(CodeInvalidPhone, field, "Give the number in digits, with an optional leading +; spaces, ( ) . - / are fine.",
+			return "", fail(ReasonInvalidPhone, field, "Give the number in digits, with an optional leading +; spaces, ( ) . - / are fine.",
 				"%s holds something other than digits and separators", field)
 		}
 	}
 	if digits < 3 || digits > 15 {
-		return "", fail(CodeInvalidPhone, field, "Give a number of 3 to 15 digits, such as +15551234567.",
+		return "", fail(ReasonInvalidPhone, field, "Give a number of 3 to 15 digits, such as +15551234567.",
 			"%s has %d digits; 3 to 15 are needed", field, digits)
 	}
 	return b.String(), nil

@@ -60,7 +60,7 @@ func NormalizeURL(field, s string) (string, error) {
 
 // badURL returns the INVALID_URL error of field.
 func badURL(field, hint, format string, args ...any) error {
-	return fail(CodeInvalidURL, field, hint, format, args...)
+	return fail(ReasonInvalidURL, field, hint, format, args...)
 }
 
 // checkURLText refuses an empty URL, one that is not UTF-8, and one holding a control character

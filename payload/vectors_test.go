@@ -72,7 +72,7 @@ func TestVectors(t *testing.T) {
 			p, err := Build(v.Input.request(typ))
 			if v.Expected == "REJECT" {
 				var e *Error
-				if !errors.As(err, &e) || e.Code != CodeInvalidURL || e.Hint == "" {
+				if !errors.As(err, &e) || e.Reason != ReasonInvalidURL || e.Hint == "" {
 					t.Errorf("%s %+v: got %q, %v; want INVALID_URL", typ, v.Input, p.Text, err)
 				}
 				continue

@@ -39,7 +39,7 @@ func buildWiFi(r *Request) (string, []Warning, error) {
 		security = canonical
 	}
 	if !slices.Contains(Securities, security) {
-		return "", nil, fail(CodeInvalidSecurity, "security", "Use "+JoinWords(AcceptedSecurities(), "or")+", as written (WPA2 and WPA3 are written as WPA).",
+		return "", nil, fail(ReasonInvalidSecurity, "security", "Use "+JoinWords(AcceptedSecurities(), "or")+", as written (WPA2 and WPA3 are written as WPA).",
 			"security %q is not %s", security, JoinWords(Securities, "or"))
 	}
 	if r.SSID == "" {
@@ -49,7 +49,7 @@ func buildWiFi(r *Request) (string, []Warning, error) {
 		return "", nil, err
 	}
 	if n := len(r.SSID); n > 32 {
-		return "", nil, fail(CodeInvalidSSID, "ssid", "Use the network name as the router shows it: at most 32 bytes of UTF-8.",
+		return "", nil, fail(ReasonInvalidSSID, "ssid", "Use the network name as the router shows it: at most 32 bytes of UTF-8.",
 			"ssid is %d bytes long, more than 32", n)
 	}
 	var b strings.Builder
@@ -78,7 +78,7 @@ func buildWiFi(r *Request) (string, []Warning, error) {
 // or 58 hexadecimal digits. The error never shows the password.
 func checkWiFiPassword(security, password string) error {
 	if password == "" {
-		return fail(CodeMissingField, "password", "Add the network's password, or set security to nopass for an open network.",
+		return fail(ReasonMissingField, "password", "Add the network's password, or set security to nopass for an open network.",
 			"password is required for a %s network", security)
 	}
 	if err := checkText("password", password); err != nil {
@@ -92,10 +92,10 @@ func checkWiFiPassword(security, password string) error {
 	case security == "WEP" && (n == 5 || n == 13 || n == 16 || hex && (n == 10 || n == 26 || n == 32 || n == 58)):
 		return nil
 	case security == "WPA":
-		return fail(CodeInvalidPassword, "password", "A WPA password has 8 to 63 characters, or is a key of 64 hexadecimal digits.",
+		return fail(ReasonInvalidPassword, "password", "A WPA password has 8 to 63 characters, or is a key of 64 hexadecimal digits.",
 			"password has %d characters; WPA needs 8 to 63 (or 64 hexadecimal digits)", n)
 	}
-	return fail(CodeInvalidPassword, "password", "A WEP key has 5, 13 or 16 characters, or 10, 26, 32 or 58 hexadecimal digits.",
+	return fail(ReasonInvalidPassword, "password", "A WEP key has 5, 13 or 16 characters, or 10, 26, 32 or 58 hexadecimal digits.",
 		"password has %d characters, which is no WEP key length", n)
 }
 
@@ -114,7 +114,7 @@ func escapeWiFi(b *strings.Builder, s string) {
 // ; after it for part of the value), or it is wrapped in double quotes (which the parser strips).
 func legacyAndroid(field, value string, w []Warning) []Warning {
 	if strings.HasSuffix(value, `\`) || len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
-		w = append(w, Warning{Code: CodeLegacyAndroid, Field: field,
+		w = append(w, Warning{Reason: ReasonLegacyAndroid, Field: field,
 			Message: field + " ends in a backslash or is wrapped in quotes, which Android before version 15 misreads"})
 	}
 	return w

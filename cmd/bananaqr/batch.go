@@ -105,7 +105,7 @@ func reportRows(stderr io.Writer, file string, errs batch.Errors) {
 		if e.Err.Field != "" {
 			field = " " + e.Err.Field + ":"
 		}
-		fmt.Fprintf(stderr, "%s:%d:%s %s (%s)\n\t%s\n", file, e.Line, field, e.Err.Message, e.Err.Code, e.Err.Hint)
+		fmt.Fprintf(stderr, "%s:%d:%s %s (%s)\n\t%s\n", file, e.Line, field, e.Err.Message, e.Err.Reason, e.Err.Hint)
 	}
 }
 

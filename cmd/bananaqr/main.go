@@ -271,7 +271,7 @@ func encodeLocal(r *api.Request, out string, invert bool, stdout, stderr io.Writ
 			res.Release()
 		}
 	}
-	if e := api.ErrorOf(err); err != nil && e.Code != api.CodeInternal {
+	if e := api.ErrorOf(err); err != nil && e.Reason != api.ReasonInternal {
 		fmt.Fprintf(stderr, "bananaqr: %s\n", apiMessage(e))
 		if e.Status == 400 {
 			return 2
@@ -366,7 +366,7 @@ func (f *payloadFields) request() (payload.Request, error) {
 	body := map[string]any{}
 	for _, name := range slices.Sorted(maps.Keys(f.values)) {
 		if v := *f.values[name]; !utf8.ValidString(v) { // json.Marshal would write U+FFFD for its bytes
-			return payload.Request{}, api.NewError(payload.CodeInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
+			return payload.Request{}, api.NewError(payload.ReasonInvalidText, name, "Give "+name+" as UTF-8 text.", "%s is not valid UTF-8", name)
 		} else if v != "" {
 			body[name] = v
 		}
@@ -385,5 +385,5 @@ func (f *payloadFields) request() (payload.Request, error) {
 // apiMessage is an API error as encode reports it: the message, the code, and the hint on a
 // line of its own.
 func apiMessage(e *api.Error) string {
-	return fmt.Sprintf("%s (%s)\n%s", e.Message, e.Code, e.Hint)
+	return fmt.Sprintf("%s (%s)\n%s", e.Message, e.Reason, e.Hint)
 }

@@ -63,7 +63,7 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 		if apiErr.RequestID != "" {
 			id = ", request " + apiErr.RequestID
 		}
-		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d%s)\n%s\n", base, apiErr.Message, apiErr.Code, apiErr.Status, id, apiErr.Hint)
+		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d%s)\n%s\n", base, apiErr.Message, apiErr.Reason, apiErr.Status, id, apiErr.Hint)
 		if apiErr.Status == 400 {
 			return 2
 		}

@@ -37,10 +37,10 @@ import (
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
 )
 
-// CodeUnauthorized is the JSON-RPC error code of a 401's body: a code of the range JSON-RPC
+// JSONRPCUnauthorized is the JSON-RPC error code of a 401's body: a code of the range JSON-RPC
 // 2.0 (section 5.1) leaves to the server. Its data is the tool error object of spec 7.4, with
 // code UNAUTHORIZED.
-const CodeUnauthorized = -32001
+const JSONRPCUnauthorized = -32001
 
 // codeInternalError is JSON-RPC 2.0's "Internal error" (section 5.1).
 const codeInternalError = -32603
@@ -86,7 +86,7 @@ func (b *rpcBody) single() (rpcCall, bool) {
 // bodyRefusalError returns the tool error object (spec 7.4) that a refused body's JSON-RPC error
 // carries: the caller's to fix, so INVALID_INPUT.
 func bodyRefusalError(_ mcphttp.Refusal, msg string) any {
-	return &service.Error{Code: service.CodeInvalidInput, Message: msg}
+	return &service.Error{Reason: service.ReasonInvalidInput, Message: msg}
 }
 
 // authGate authenticates requests to the MCP endpoint before the SDK's handler serves them.
@@ -173,7 +173,7 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The database could not say whose the token is: not a reason for the client to drop it.
 		g.log.ErrorContext(r.Context(), "authentication failed", "error", err.Error())
 		writeRPCError(w, http.StatusServiceUnavailable, body, codeInternalError, internalMessage,
-			&service.Error{Code: CodeInternal, Message: internalMessage})
+			&service.Error{Reason: ReasonInternal, Message: internalMessage})
 		return
 	}
 	note.user = caller.UserID
@@ -192,8 +192,8 @@ func (g *authGate) needsToken(body rpcBody) bool {
 func (g *authGate) unauthorized(w http.ResponseWriter, body rpcBody, challenge, msg string) {
 	w.Header().Set("WWW-Authenticate", challenge)
 	msg += g.howToGetToken
-	writeRPCError(w, http.StatusUnauthorized, body, CodeUnauthorized, msg,
-		&service.Error{Code: service.CodeUnauthorized, Message: msg})
+	writeRPCError(w, http.StatusUnauthorized, body, JSONRPCUnauthorized, msg,
+		&service.Error{Reason: service.ReasonUnauthorized, Message: msg})
 }
 
 // writeRPCError writes status with a JSON-RPC error response (JSON-RPC 2.0 section 5) to the

@@ -192,7 +192,7 @@ func TestHTTPAuth(t *testing.T) {
 					if c.body == initializedBody {
 						wantID = "null"
 					}
-					if r.Error == nil || r.Error.Code != CodeUnauthorized || r.Error.Data.Code != "UNAUTHORIZED" ||
+					if r.Error == nil || r.Error.Code != JSONRPCUnauthorized || r.Error.Data.Code != "UNAUTHORIZED" ||
 						!strings.Contains(r.Error.Message, f.base+"/") || string(r.ID) != wantID ||
 						got.header.Get("Content-Type") != "application/json" {
 						t.Errorf("%s: body %s (want id %s)", where, got.body, wantID)
@@ -235,7 +235,7 @@ func TestSDKClientAuth(t *testing.T) {
 		}
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}})
 		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnauthorized || !strings.Contains(rpcErr.Message, "authentication required") {
+		if !errors.As(err, &rpcErr) || rpcErr.Code != JSONRPCUnauthorized || !strings.Contains(rpcErr.Message, "authentication required") {
 			t.Fatalf("get_me without a token: %v", err)
 		}
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
@@ -250,7 +250,7 @@ func TestSDKClientAuth(t *testing.T) {
 		client := mcp.NewClient(&mcp.Implementation{Name: "expenses-test", Version: "1"}, nil)
 		_, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: f.url,
 			HTTPClient: &http.Client{Transport: bearer{f.tokens["unknown"]}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
-		if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnauthorized || !strings.Contains(rpcErr.Message, "unknown token") {
+		if !errors.As(err, &rpcErr) || rpcErr.Code != JSONRPCUnauthorized || !strings.Contains(rpcErr.Message, "unknown token") {
 			t.Fatalf("connect with an unknown token: %v", err)
 		}
 
@@ -282,7 +282,7 @@ func TestAuthStoreDown(t *testing.T) {
 	st.Close()
 	got := f.postMCP(t, "Bearer "+f.tokens["Anna"], "", callBody)
 	if r := decodeRPC(t, got); got.status != http.StatusServiceUnavailable || r.Error == nil || r.Error.Code != -32603 ||
-		r.Error.Data.Code != CodeInternal || got.header.Get("WWW-Authenticate") != "" {
+		r.Error.Data.Code != ReasonInternal || got.header.Get("WWW-Authenticate") != "" {
 		t.Fatalf("%d %s", got.status, got.body)
 	}
 }
@@ -309,7 +309,7 @@ func TestToolsNeedCaller(t *testing.T) {
 	}
 	defer cs.Close()
 	for _, tool := range ToolNames {
-		wantError(t, cs, tool, nil, service.CodeUnauthorized)
+		wantError(t, cs, tool, nil, service.ReasonUnauthorized)
 	}
 	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
 	var rpcErr *jsonrpc.Error

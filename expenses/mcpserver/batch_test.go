@@ -33,7 +33,7 @@ func wantRefusal(t *testing.T, where string, got answer, status int, words ...st
 	t.Helper()
 	r := decodeRPC(t, got)
 	if got.status != status || string(r.ID) != "null" || r.Error == nil || r.Error.Code != -32600 ||
-		r.Error.Data.Code != service.CodeInvalidInput || r.Error.Data.Error != r.Error.Message ||
+		r.Error.Data.Code != service.ReasonInvalidInput || r.Error.Data.Error != r.Error.Message ||
 		got.header.Get("Content-Type") != "application/json" || got.header.Get("WWW-Authenticate") != "" {
 		t.Fatalf("%s: %d %v %.400s", where, got.status, got.header, got.body)
 	}

@@ -44,7 +44,7 @@ func TestGroupBounds(t *testing.T) {
 		t.Logf("create_group of 49 new people with 100-character names: %v; the group is %d bytes of JSON", took, len(b))
 		for _, n := range []int{50, 2000} {
 			msg := wantError(t, anna, "create_group", map[string]any{"name": fmt.Sprint("Huge ", n), "currency": "EUR",
-				"members": names("Huge ", n, 8)}, service.CodeInvalidInput)
+				"members": names("Huge ", n, 8)}, service.ReasonInvalidInput)
 			if len(msg) > 1000 {
 				t.Fatalf("the refusal of %d members is %d bytes long", n, len(msg))
 			}
@@ -56,7 +56,7 @@ func TestGroupBounds(t *testing.T) {
 		}
 		splits["me"], splits["Extra"] = 1, 1
 		wantError(t, anna, "add_expense", map[string]any{"title": "x", "amount": 76, "group": "Big", "splits": splits},
-			service.CodeInvalidInput)
+			service.ReasonInvalidInput)
 		// Friends a user: Anna has Ben and 49 placeholders; 9 more groups of 49 new people make
 		// 491, and 10 more people would pass 500.
 		for i := range 9 {
@@ -64,7 +64,7 @@ func TestGroupBounds(t *testing.T) {
 				"members": names(fmt.Sprintf("P%d ", i), 49, 8)})
 		}
 		msg := wantError(t, anna, "create_group", map[string]any{"name": "Last", "currency": "EUR",
-			"members": names("Q ", 10, 8)}, service.CodeInvalidInput)
+			"members": names("Q ", 10, 8)}, service.ReasonInvalidInput)
 		if !strings.Contains(msg, "500") {
 			t.Fatalf("the friends bound is not said: %s", msg)
 		}
@@ -76,7 +76,7 @@ func TestGroupBounds(t *testing.T) {
 		t.Logf("list_friends of 491 friends: %d bytes of JSON", len(b))
 		// An unknown name lists ten of the 492 people Anna knows and says how many more.
 		msg = wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Nobody"},
-			service.CodeInvalidInput)
+			service.ReasonInvalidInput)
 		if !strings.Contains(msg, "and 482 more") || len(msg) > 1000 {
 			t.Fatalf("the unknown name's message (%d bytes): %s", len(msg), msg)
 		}
@@ -120,7 +120,7 @@ func TestErrorSize(t *testing.T) {
 		{"get_group", map[string]any{"name": huge}},
 		{"add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": huge}},
 	} {
-		if msg := wantError(t, anna, c.tool, c.args, service.CodeInvalidInput); len(msg) > 1000 {
+		if msg := wantError(t, anna, c.tool, c.args, service.ReasonInvalidInput); len(msg) > 1000 {
 			t.Errorf("%s: the error is %d bytes long", c.tool, len(msg))
 		}
 	}

@@ -119,7 +119,7 @@ func TestBrowserClient(t *testing.T) {
 	}
 	wantChallenge := `Bearer resource_metadata="` + f.base + `/.well-known/oauth-protected-resource/mcp"`
 	if out.NoToken.Status != 401 || out.NoToken.WWWAuthenticate == nil || *out.NoToken.WWWAuthenticate != wantChallenge ||
-		out.NoToken.Body.Error == nil || out.NoToken.Body.Error.Code != CodeUnauthorized {
+		out.NoToken.Body.Error == nil || out.NoToken.Body.Error.Code != JSONRPCUnauthorized {
 		t.Errorf("tools/call without a token, as the script reads it: %+v", out.NoToken)
 	}
 	if out.BadToken.Status != 401 || out.BadToken.WWWAuthenticate == nil || !strings.Contains(*out.BadToken.WWWAuthenticate, `error="invalid_token"`) {

@@ -32,17 +32,17 @@ func TestConsentByJoining(t *testing.T) {
 		if g := call[service.GroupDetails](t, bob, "get_group", map[string]any{"name": "Trip"}); g.Status != "invited" {
 			t.Fatalf("bob's get_group of his invitation: %+v", g)
 		}
-		wantError(t, bob, "get_group", map[string]any{"name": scam.ID}, service.CodeForbidden)
+		wantError(t, bob, "get_group", map[string]any{"name": scam.ID}, service.ReasonForbidden)
 		// An invitation is not a membership: alice cannot use Trip before joining it.
 		wantError(t, alice, "add_expense", map[string]any{"title": "z", "amount": 5, "group": trip.ID,
-			"splits": map[string]any{"me": 5}}, service.CodeForbidden)
+			"splits": map[string]any{"me": 5}}, service.ReasonForbidden)
 		wantError(t, alice, "add_expense", map[string]any{"title": "z", "amount": 5, "group": "Trip",
-			"splits": map[string]any{"me": 5}}, service.CodeNotFound)
+			"splits": map[string]any{"me": 5}}, service.ReasonNotFound)
 
 		// Nor can bob name alice: he knows her from no group he joined.
-		wantError(t, bob, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "alice"}, service.CodeInvalidInput)
+		wantError(t, bob, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "alice"}, service.ReasonInvalidInput)
 		wantError(t, bob, "add_expense", map[string]any{"title": "z", "amount": 5, "currency": "EUR",
-			"splits": map[string]any{"alice": 5}}, service.CodeInvalidInput)
+			"splits": map[string]any{"alice": 5}}, service.ReasonInvalidInput)
 
 		// Both join Trip by their own consent: within it, alice may split with bob, and each may
 		// pay the other to settle up.
@@ -51,7 +51,7 @@ func TestConsentByJoining(t *testing.T) {
 		if len(joined.Members) != 3 || len(joined.Invited) != 0 || joined.Members[2].Name != "me" {
 			t.Fatalf("bob joined Trip: %+v", joined)
 		}
-		wantError(t, bob, "join_group", map[string]any{"group": "Trip"}, service.CodeInvalidInput)
+		wantError(t, bob, "join_group", map[string]any{"group": "Trip"}, service.ReasonInvalidInput)
 		call[service.Expense](t, alice, "add_expense", map[string]any{"title": "Taxi", "amount": 30, "group": "Trip",
 			"splits": map[string]any{"bob": 30}})
 		call[service.Payment](t, bob, "add_payment", map[string]any{"amount": 10, "currency": "EUR", "to": "alice"})
@@ -61,7 +61,7 @@ func TestConsentByJoining(t *testing.T) {
 		}
 		// Sharing a group does not make friends: bob cannot invite alice to a group of his.
 		msg := wantError(t, bob, "create_group", map[string]any{"name": "Scam 2", "currency": "EUR",
-			"members": []string{"alice"}}, service.CodeForbidden)
+			"members": []string{"alice"}}, service.ReasonForbidden)
 		if !strings.Contains(msg, "not your friend") {
 			t.Fatalf("create_group's refusal: %s", msg)
 		}
@@ -74,7 +74,7 @@ func TestConsentByJoining(t *testing.T) {
 			t.Fatalf("alice's view of Trip: %+v", g)
 		}
 		// Outside a group, alice's "bob" is now ambiguous between her placeholder and the user.
-		wantError(t, alice, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "bob"}, service.CodeInvalidInput)
+		wantError(t, alice, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "bob"}, service.ReasonInvalidInput)
 	})
 }
 
@@ -97,14 +97,14 @@ func TestConsentRestore(t *testing.T) {
 			Shares: []store.Share{{PersonID: users["bob"].PersonID, AmountMinor: 900}}}))(t)
 		noDebts(t, bob, "bob")
 		call[service.Expense](t, bob, "delete_expense", map[string]any{"id": e.ID})
-		wantError(t, dave, "restore_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
+		wantError(t, dave, "restore_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
 
 		// Outside a group: alice and bob share no group and are not friends.
 		e2 := must(st.AddExpense(ctx, store.Expense{Title: "old", Currency: "EUR", AmountMinor: 700,
 			PaidBy: users["alice"].PersonID, Date: "2026-01-01", CreatedBy: users["alice"].ID,
 			Shares: []store.Share{{PersonID: users["bob"].PersonID, AmountMinor: 700}}}))(t)
 		call[service.Expense](t, bob, "delete_expense", map[string]any{"id": e2.ID})
-		wantError(t, alice, "restore_expense", map[string]any{"id": e2.ID}, service.CodeForbidden)
+		wantError(t, alice, "restore_expense", map[string]any{"id": e2.ID}, service.ReasonForbidden)
 		noDebts(t, bob, "bob")
 
 		// A deleted expense whose people agreed comes back.

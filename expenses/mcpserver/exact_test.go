@@ -16,19 +16,19 @@ func TestAmountsNotRounded(t *testing.T) {
 	anna := f.session(t, "Anna")
 	for _, n := range []string{"12.3400000000000001", "1.0000000000000001"} {
 		msg := wantError(t, anna, "add_expense", map[string]any{"title": "Tea", "amount": json.Number(n),
-			"currency": "EUR", "splits": map[string]any{"me": json.Number(n)}}, service.CodeInvalidInput)
+			"currency": "EUR", "splits": map[string]any{"me": json.Number(n)}}, service.ReasonInvalidInput)
 		if !strings.Contains(msg, n) || !strings.Contains(msg, "at most 2 decimals") {
 			t.Errorf("add_expense %s: %s", n, msg)
 		}
 		msg = wantError(t, anna, "add_payment", map[string]any{"amount": json.Number(n), "currency": "EUR",
-			"to": "Ben"}, service.CodeInvalidInput)
+			"to": "Ben"}, service.ReasonInvalidInput)
 		if !strings.Contains(msg, n) {
 			t.Errorf("add_payment %s: %s", n, msg)
 		}
 	}
 	big := "123456789012345678901234567890"
 	msg := wantError(t, anna, "add_expense", map[string]any{"title": "Tea", "amount": json.Number(big),
-		"currency": "EUR", "splits": map[string]any{"me": json.Number(big)}}, service.CodeInvalidInput)
+		"currency": "EUR", "splits": map[string]any{"me": json.Number(big)}}, service.ReasonInvalidInput)
 	if !strings.Contains(msg, big) || strings.Contains(msg, "e+") {
 		t.Errorf("add_expense %s: %s", big, msg)
 	}

@@ -45,7 +45,7 @@ func TestGroupIDBeforeName(t *testing.T) {
 		}
 		// create_group refuses a name that has the form of an id, in either case.
 		for _, name := range []string{trip.ID, strings.ToUpper(trip.ID), "0123456789abcdef0123456789ABCDEF"} {
-			wantError(t, alice, "create_group", map[string]any{"name": name, "currency": "EUR"}, service.CodeInvalidInput)
+			wantError(t, alice, "create_group", map[string]any{"name": name, "currency": "EUR"}, service.ReasonInvalidInput)
 		}
 		// An ambiguous name: bob is in two groups named Home; the answer lists both ids.
 		home := call[service.GroupDetails](t, bob, "create_group", map[string]any{"name": "Home", "currency": "EUR"})
@@ -61,7 +61,7 @@ func TestGroupIDBeforeName(t *testing.T) {
 			{"add_expense", map[string]any{"title": "x", "amount": 5, "group": "Home"}},
 			{"list_expenses", map[string]any{"group": "home"}},
 		} {
-			msg := wantError(t, bob, c.tool, c.args, service.CodeInvalidInput)
+			msg := wantError(t, bob, c.tool, c.args, service.ReasonInvalidInput)
 			if !strings.Contains(msg, home.ID) || !strings.Contains(msg, other.ID) {
 				t.Fatalf("%s: the ambiguity does not list both ids: %s", c.tool, msg)
 			}

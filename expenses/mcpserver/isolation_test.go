@@ -62,18 +62,18 @@ func TestIsolation(t *testing.T) {
 		check := func() {
 			t.Helper()
 			for _, id := range ids {
-				wantError(t, dora, "get_expense", map[string]any{"id": id}, service.CodeForbidden)
-				wantError(t, dora, "delete_expense", map[string]any{"id": id}, service.CodeForbidden)
-				wantError(t, dora, "restore_expense", map[string]any{"id": id}, service.CodeForbidden)
+				wantError(t, dora, "get_expense", map[string]any{"id": id}, service.ReasonForbidden)
+				wantError(t, dora, "delete_expense", map[string]any{"id": id}, service.ReasonForbidden)
+				wantError(t, dora, "restore_expense", map[string]any{"id": id}, service.ReasonForbidden)
 			}
 			for _, tool := range []string{"get_expense", "delete_expense", "restore_expense"} {
-				wantError(t, dora, tool, map[string]any{"id": missing}, service.CodeNotFound)
+				wantError(t, dora, tool, map[string]any{"id": missing}, service.ReasonNotFound)
 			}
-			wantError(t, dora, "get_group", map[string]any{"name": g.ID}, service.CodeForbidden)
-			wantError(t, dora, "list_expenses", map[string]any{"group": g.ID}, service.CodeForbidden)
-			wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "group": g.ID}, service.CodeForbidden)
+			wantError(t, dora, "get_group", map[string]any{"name": g.ID}, service.ReasonForbidden)
+			wantError(t, dora, "list_expenses", map[string]any{"group": g.ID}, service.ReasonForbidden)
+			wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "group": g.ID}, service.ReasonForbidden)
 			wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "group": g.ID,
-				"splits": map[string]any{"me": 9}}, service.CodeForbidden)
+				"splits": map[string]any{"me": 9}}, service.ReasonForbidden)
 			// People Dora does not know, named in payments and splits.
 			for _, p := range []map[string]any{
 				{"amount": 5, "currency": "EUR", "to": "Anna"},
@@ -81,12 +81,12 @@ func TestIsolation(t *testing.T) {
 				{"amount": 5, "currency": "EUR", "from": "Carl", "to": "me"},
 				{"amount": 5, "currency": "EUR", "from": "Ben", "to": "Anna"},
 			} {
-				wantError(t, dora, "add_payment", p, service.CodeInvalidInput)
+				wantError(t, dora, "add_payment", p, service.ReasonInvalidInput)
 			}
 			wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR",
-				"splits": map[string]any{"me": 1, "Anna": 8}}, service.CodeInvalidInput)
+				"splits": map[string]any{"me": 1, "Anna": 8}}, service.ReasonInvalidInput)
 			wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "paidBy": "Ben",
-				"splits": map[string]any{"me": 9}}, service.CodeInvalidInput)
+				"splits": map[string]any{"me": 9}}, service.ReasonInvalidInput)
 			// Reads show nothing of theirs.
 			if l := listAll(t, dora, 100, ""); len(l) != 0 {
 				t.Fatalf("Dora lists %+v", l)
@@ -100,9 +100,9 @@ func TestIsolation(t *testing.T) {
 		}
 
 		// Dora has no group called Trip: Anna's is NOT_FOUND by name.
-		wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.CodeNotFound)
-		wantError(t, dora, "list_expenses", map[string]any{"group": "Trip"}, service.CodeNotFound)
-		wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "group": "Trip"}, service.CodeNotFound)
+		wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.ReasonNotFound)
+		wantError(t, dora, "list_expenses", map[string]any{"group": "Trip"}, service.ReasonNotFound)
+		wantError(t, dora, "add_expense", map[string]any{"title": "Sneaky", "amount": 9, "currency": "EUR", "group": "Trip"}, service.ReasonNotFound)
 		if gs := call[service.GroupPage](t, dora, "list_groups", nil); len(gs.Groups) != 0 {
 			t.Fatalf("Dora's groups %+v", gs)
 		}
@@ -126,19 +126,19 @@ func TestIsolation(t *testing.T) {
 		// Dora's Carl is not Anna's Carl: paying him is fine, but touches nothing of Anna's.
 		call[service.Payment](t, dora, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Carl", "to": "me"})
 		// And the owners cannot see Dora's expense either.
-		wantError(t, anna, "get_expense", map[string]any{"id": de.ID}, service.CodeForbidden)
-		wantError(t, ben, "delete_expense", map[string]any{"id": de.ID}, service.CodeForbidden)
-		wantError(t, anna, "get_group", map[string]any{"name": mine.ID}, service.CodeForbidden)
+		wantError(t, anna, "get_expense", map[string]any{"id": de.ID}, service.ReasonForbidden)
+		wantError(t, ben, "delete_expense", map[string]any{"id": de.ID}, service.ReasonForbidden)
+		wantError(t, anna, "get_group", map[string]any{"name": mine.ID}, service.ReasonForbidden)
 
 		// Same checks now that Dora's names resolve (the expense in check's loop stays
 		// forbidden), and the owners' view is still unchanged.
-		wantError(t, dora, "get_group", map[string]any{"name": g.ID}, service.CodeForbidden)
+		wantError(t, dora, "get_group", map[string]any{"name": g.ID}, service.ReasonForbidden)
 		for _, id := range ids {
-			wantError(t, dora, "get_expense", map[string]any{"id": id}, service.CodeForbidden)
-			wantError(t, dora, "delete_expense", map[string]any{"id": id}, service.CodeForbidden)
-			wantError(t, dora, "restore_expense", map[string]any{"id": id}, service.CodeForbidden)
+			wantError(t, dora, "get_expense", map[string]any{"id": id}, service.ReasonForbidden)
+			wantError(t, dora, "delete_expense", map[string]any{"id": id}, service.ReasonForbidden)
+			wantError(t, dora, "restore_expense", map[string]any{"id": id}, service.ReasonForbidden)
 		}
-		wantError(t, dora, "add_payment", map[string]any{"amount": 5, "currency": "EUR", "from": "Ben", "to": "me"}, service.CodeInvalidInput)
+		wantError(t, dora, "add_payment", map[string]any{"amount": 5, "currency": "EUR", "from": "Ben", "to": "me"}, service.ReasonInvalidInput)
 		if after := takeSnapshot(t, anna, ben, ids); !reflect.DeepEqual(after, before) {
 			t.Fatalf("the owners' view changed:\nbefore %+v\nafter  %+v", before, after)
 		}

@@ -51,8 +51,8 @@ import (
 // Version is the version the server reports.
 const Version = "0.1.0"
 
-// CodeInternal is the code of an error that is not the caller's fault.
-const CodeInternal = "INTERNAL"
+// ReasonInternal is the code of an error that is not the caller's fault.
+const ReasonInternal = "INTERNAL"
 
 // cutMark ends an error message cut to MaxErrorMessage.
 const cutMark = "… (cut)"
@@ -355,7 +355,7 @@ func exactArgs[In any](req *mcp.CallToolRequest) (In, error) {
 		return in, nil
 	}
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-		return in, &service.Error{Code: service.CodeInvalidInput, Message: "invalid arguments: " + err.Error()}
+		return in, &service.Error{Reason: service.ReasonInvalidInput, Message: "invalid arguments: " + err.Error()}
 	}
 	return in, nil
 }
@@ -389,7 +389,7 @@ func (e *edge) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		res, err := next(context.WithValue(ctx, callerKey{}, c), method, req)
 		if tr, ok := res.(*mcp.CallToolResult); ok && err == nil && tr.IsError && tr.GetError() != nil {
-			return errorResult(&service.Error{Code: service.CodeInvalidInput, Message: "invalid arguments: " + tr.GetError().Error()}), nil
+			return errorResult(&service.Error{Reason: service.ReasonInvalidInput, Message: "invalid arguments: " + tr.GetError().Error()}), nil
 		}
 		return res, err
 	}
@@ -418,7 +418,7 @@ func (e *edge) toolError(tool string, err error) *mcp.CallToolResult {
 	var se *service.Error
 	if !errors.As(err, &se) {
 		e.log.Error("tool call failed", "tool", tool, "error", err.Error())
-		se = &service.Error{Code: CodeInternal, Message: internalMessage}
+		se = &service.Error{Reason: ReasonInternal, Message: internalMessage}
 	}
 	return errorResult(se)
 }

@@ -169,11 +169,11 @@ func wantUnauthorized(t *testing.T, cs *mcp.ClientSession, tool string, args map
 	}
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnauthorized {
-		t.Fatalf("%s %v: %v, want the JSON-RPC error %d", tool, args, err, CodeUnauthorized)
+	if !errors.As(err, &rpcErr) || rpcErr.Code != JSONRPCUnauthorized {
+		t.Fatalf("%s %v: %v, want the JSON-RPC error %d", tool, args, err, JSONRPCUnauthorized)
 	}
 	var data service.Error
-	if err := json.Unmarshal(rpcErr.Data, &data); err != nil || data.Code != service.CodeUnauthorized {
+	if err := json.Unmarshal(rpcErr.Data, &data); err != nil || data.Reason != service.ReasonUnauthorized {
 		t.Fatalf("%s: error data %s: %v", tool, rpcErr.Data, err)
 	}
 }
@@ -336,7 +336,7 @@ func TestFlow(t *testing.T) {
 		if l := call[service.ExpensePage](t, anna, "list_expenses", nil); len(l.Expenses) != 2 {
 			t.Fatalf("after delete %+v", l)
 		}
-		wantError(t, anna, "delete_expense", map[string]any{"id": e.ID}, service.CodeInvalidInput)
+		wantError(t, anna, "delete_expense", map[string]any{"id": e.ID}, service.ReasonInvalidInput)
 		if r := call[service.Expense](t, ben, "restore_expense", map[string]any{"id": e.ID}); r.Deleted {
 			t.Fatalf("restored %+v", r)
 		}
@@ -345,33 +345,33 @@ func TestFlow(t *testing.T) {
 		}
 
 		// Errors.
-		wantError(t, dora, "get_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-		wantError(t, dora, "delete_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-		wantError(t, anna, "get_expense", map[string]any{"id": "00000000000000000000000000000000"}, service.CodeNotFound)
-		wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.CodeNotFound)
-		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 1.234, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": -5, "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.CodeInvalidInput)
-		wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.CodeInvalidInput)
-		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
+		wantError(t, dora, "get_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
+		wantError(t, dora, "delete_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
+		wantError(t, anna, "get_expense", map[string]any{"id": "00000000000000000000000000000000"}, service.ReasonNotFound)
+		wantError(t, dora, "get_group", map[string]any{"name": "Trip"}, service.ReasonNotFound)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 1.234, "currency": "EUR", "group": "Trip"}, service.ReasonInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": -5, "currency": "EUR", "group": "Trip"}, service.ReasonInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": "ten", "currency": "EUR", "group": "Trip"}, service.ReasonInvalidInput)
+		wantError(t, anna, "add_expense", map[string]any{"amount": 5}, service.ReasonInvalidInput)
+		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.ReasonForbidden)
 		// Outside a group, the caller pays or shares: no debt between two others.
 		wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR", "paidBy": "Ben",
-			"splits": map[string]any{"Carl": 2}}, service.CodeForbidden)
+			"splits": map[string]any{"Carl": 2}}, service.ReasonForbidden)
 		if cb := call[service.Balances](t, ben, "get_balances", nil); len(cb.OwedToYou) != 0 {
 			t.Errorf("Ben is owed after a refused expense: %+v", cb)
 		}
 		wantUnauthorized(t, f.session(t, ""), "get_balances", nil)
 		if msg := wantError(t, anna, "add_expense", map[string]any{"title": "X", "amount": 2, "currency": "EUR",
-			"splits": map[string]any{"me": 1, "Zed": 1}}, service.CodeInvalidInput); !strings.Contains(msg, "Zed") || !strings.Contains(msg, "Ben") {
+			"splits": map[string]any{"me": 1, "Zed": 1}}, service.ReasonInvalidInput); !strings.Contains(msg, "Zed") || !strings.Contains(msg, "Ben") {
 			t.Errorf("unknown person: %q does not name it and the candidates", msg)
 		}
-		wantError(t, anna, "list_expenses", map[string]any{"cursor": "not-a-cursor"}, service.CodeInvalidInput)
-		wantError(t, anna, "list_expenses", map[string]any{"limit": 0}, service.CodeInvalidInput)
+		wantError(t, anna, "list_expenses", map[string]any{"cursor": "not-a-cursor"}, service.ReasonInvalidInput)
+		wantError(t, anna, "list_expenses", map[string]any{"limit": 0}, service.ReasonInvalidInput)
 		if l := call[service.ExpensePage](t, anna, "list_expenses", map[string]any{"limit": 1000}); len(l.Expenses) != 3 {
 			t.Errorf("a limit over 100 is cut to 100: %d expenses", len(l.Expenses))
 		}
-		wantError(t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR"}, service.CodeInvalidInput)
-		wantError(t, anna, "create_group", map[string]any{"name": "Moon", "currency": "XYZ"}, service.CodeInvalidInput)
+		wantError(t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR"}, service.ReasonInvalidInput)
+		wantError(t, anna, "create_group", map[string]any{"name": "Moon", "currency": "XYZ"}, service.ReasonInvalidInput)
 
 		// Groups and friends.
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Flat", "currency": "JPY", "members": []string{"Ben"}})

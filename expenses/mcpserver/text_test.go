@@ -68,7 +68,7 @@ func TestControlCharacters(t *testing.T) {
 			{"delete_expense", map[string]any{"id": "\x00" + e.ID}},
 			{"restore_expense", map[string]any{"id": e.ID + "\x00"}},
 		} {
-			wantError(t, anna, c.tool, c.args, service.CodeInvalidInput)
+			wantError(t, anna, c.tool, c.args, service.ReasonInvalidInput)
 		}
 		if n := len(listAll(t, anna, 100, "")); n != 1 {
 			t.Fatalf("%d expenses after refused writes, want 1", n)
@@ -90,25 +90,25 @@ func TestLimits(t *testing.T) {
 	call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Trip", "currency": "EUR", "members": []string{"Ben"}})
 	call[service.GroupDetails](t, f.session(t, "Ben"), "join_group", map[string]any{"group": "Trip"})
 	long := func(n int) string { return strings.Repeat("x", n) }
-	wantError(t, anna, "add_expense", map[string]any{"title": long(100_000), "amount": 2, "group": "Trip"}, service.CodeInvalidInput)
-	wantError(t, anna, "add_expense", map[string]any{"title": long(service.MaxTitleLength + 1), "amount": 2, "group": "Trip"}, service.CodeInvalidInput)
+	wantError(t, anna, "add_expense", map[string]any{"title": long(100_000), "amount": 2, "group": "Trip"}, service.ReasonInvalidInput)
+	wantError(t, anna, "add_expense", map[string]any{"title": long(service.MaxTitleLength + 1), "amount": 2, "group": "Trip"}, service.ReasonInvalidInput)
 	call[service.Expense](t, anna, "add_expense", map[string]any{"title": long(service.MaxTitleLength), "amount": 2, "group": "Trip"})
-	wantError(t, anna, "create_group", map[string]any{"name": long(100_000), "currency": "EUR"}, service.CodeInvalidInput)
-	wantError(t, anna, "create_group", map[string]any{"name": "Home", "currency": "EUR", "members": []string{long(service.MaxNameLength + 1)}}, service.CodeInvalidInput)
-	wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Ben", "description": long(service.MaxDescriptionLength + 1)}, service.CodeInvalidInput)
+	wantError(t, anna, "create_group", map[string]any{"name": long(100_000), "currency": "EUR"}, service.ReasonInvalidInput)
+	wantError(t, anna, "create_group", map[string]any{"name": "Home", "currency": "EUR", "members": []string{long(service.MaxNameLength + 1)}}, service.ReasonInvalidInput)
+	wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Ben", "description": long(service.MaxDescriptionLength + 1)}, service.ReasonInvalidInput)
 	for _, d := range []string{"0000-01-01", "1969-12-31", "9999-12-31"} {
-		msg := wantError(t, anna, "add_expense", map[string]any{"title": "Tea", "amount": 2, "group": "Trip", "date": d}, service.CodeInvalidInput)
+		msg := wantError(t, anna, "add_expense", map[string]any{"title": "Tea", "amount": 2, "group": "Trip", "date": d}, service.ReasonInvalidInput)
 		if !strings.Contains(msg, service.MinDate) {
 			t.Errorf("date %s: %s", d, msg)
 		}
-		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Ben", "date": d}, service.CodeInvalidInput)
+		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Ben", "date": d}, service.ReasonInvalidInput)
 	}
 	call[service.Expense](t, anna, "add_expense", map[string]any{"title": "Tea", "amount": 2, "group": "Trip", "date": service.MinDate})
 	if n := len(listAll(t, anna, 100, "")); n != 2 {
 		t.Fatalf("%d expenses, want 2", n)
 	}
 	msg := wantError(t, anna, "add_expense", map[string]any{"title": "Tea", "amount": 10, "currency": "EUR",
-		"splits": map[string]any{"me": 15, "ben": -5}}, service.CodeInvalidInput)
+		"splits": map[string]any{"me": 15, "ben": -5}}, service.ReasonInvalidInput)
 	if !strings.Contains(msg, "ben") || hexID.MatchString(msg) {
 		t.Errorf("negative share: %s", msg)
 	}

@@ -44,22 +44,22 @@ func TestTrust(t *testing.T) {
 			if p := call[service.ExpensePage](t, cs.s, "list_expenses", nil); len(p.Expenses) != 0 {
 				t.Fatalf("%s lists Dora's expense", cs.name)
 			}
-			wantError(t, cs.s, "get_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-			wantError(t, cs.s, "delete_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-			wantError(t, cs.s, "restore_expense", map[string]any{"id": e.ID}, service.CodeForbidden)
-			wantError(t, cs.s, "get_group", map[string]any{"name": g.ID}, service.CodeForbidden)
+			wantError(t, cs.s, "get_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
+			wantError(t, cs.s, "delete_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
+			wantError(t, cs.s, "restore_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
+			wantError(t, cs.s, "get_group", map[string]any{"name": g.ID}, service.ReasonForbidden)
 		}
 		// add_payment to someone Dora does not know: the same answer for a user and a stranger.
-		msgUser := wantError(t, dora, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Carol"}, service.CodeInvalidInput)
-		msgNone := wantError(t, dora, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Nobody"}, service.CodeInvalidInput)
+		msgUser := wantError(t, dora, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Carol"}, service.ReasonInvalidInput)
+		msgNone := wantError(t, dora, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "to": "Nobody"}, service.ReasonInvalidInput)
 		if strings.ReplaceAll(msgNone, "Nobody", "Carol") != msgUser {
 			t.Fatalf("add_payment tells users from strangers:\n%s\n%s", msgUser, msgNone)
 		}
 		// add_expense outside a group: a debt between two others is refused, even with a zero share of mine.
 		call[service.GroupDetails](t, anna, "create_group", map[string]any{"name": "Home", "currency": "EUR", "members": []string{"Ben", "Carl"}})
 		wantError(t, anna, "add_expense", map[string]any{"title": "x", "amount": 5, "currency": "EUR", "paidBy": "Ben",
-			"splits": map[string]any{"me": 0, "Carl": 5}}, service.CodeForbidden)
-		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.CodeForbidden)
+			"splits": map[string]any{"me": 0, "Carl": 5}}, service.ReasonForbidden)
+		wantError(t, anna, "add_payment", map[string]any{"amount": 1, "currency": "EUR", "from": "Ben", "to": "Carl"}, service.ReasonForbidden)
 
 		// add_friend: the same answer for a user and a stranger, until the user asks back.
 		for _, n := range []string{"Anna", "Nobody"} {

@@ -40,8 +40,8 @@ type Currency struct {
 	minor uint8
 }
 
-// byCode indexes the ISO 4217 table by alphabetic code.
-var byCode = func() map[string]Currency {
+// byAlphabetic indexes the ISO 4217 table by alphabetic code.
+var byAlphabetic = func() map[string]Currency {
 	m := make(map[string]Currency, len(iso4217))
 	for _, c := range iso4217 {
 		m[c.code] = Currency{code: c.code, minor: c.minor}
@@ -68,7 +68,7 @@ func ParseCurrency(code string) (Currency, error) {
 				ok = false
 			}
 		}
-		if c, found := byCode[string(up[:])]; ok && found {
+		if c, found := byAlphabetic[string(up[:])]; ok && found {
 			return c, nil
 		}
 	}

@@ -80,12 +80,12 @@ func checkOwnDebts(c Caller, payer string, shares map[ledger.PersonID]money.Amou
 		case string(p) == c.PersonID:
 			involved = true
 		case string(p) != payer && !a.IsZero() && payer != c.PersonID:
-			return errorf(CodeForbidden, "outside a group an expense may only make debts between you and others: "+
+			return errorf(ReasonForbidden, "outside a group an expense may only make debts between you and others: "+
 				"someone else paid, so only your own share may be owed; name a group you share with them instead")
 		}
 	}
 	if !involved {
-		return errorf(CodeForbidden, "you can only record expenses you paid or share in outside a group: paidBy or splits must include \"me\", or name a group you are in")
+		return errorf(ReasonForbidden, "you can only record expenses you paid or share in outside a group: paidBy or splits must include \"me\", or name a group you are in")
 	}
 	return nil
 }
@@ -142,7 +142,7 @@ func (s *Service) addExpense(ctx context.Context, c Caller, in AddExpenseInput) 
 		groupID = &g.ID
 	}
 	if err := s.checkConsent(ctx, c, groupID, payer.ID, shares); errors.Is(err, errNotAgreed) {
-		return Expense{}, errorf(CodeForbidden, "every debt needs the people in it to have agreed: your friends, "+
+		return Expense{}, errorf(ReasonForbidden, "every debt needs the people in it to have agreed: your friends, "+
 			"or members of a group you all joined")
 	} else if err != nil {
 		return Expense{}, err

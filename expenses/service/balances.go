@@ -156,12 +156,12 @@ func (s *Service) addPayment(ctx context.Context, c Caller, in AddPaymentInput) 
 		return Payment{}, invalid("from and to are the same person; a payment goes from one person to another")
 	}
 	if from.ID != c.PersonID && to.ID != c.PersonID {
-		return Payment{}, errorf(CodeForbidden, "you can only record payments you made or received: from or to must be \"me\"")
+		return Payment{}, errorf(ReasonForbidden, "you can only record payments you made or received: from or to must be \"me\"")
 	}
 	// The payment is a debt between the caller and the other person (checkConsent).
 	other := map[ledger.PersonID]money.Amount{ledger.PersonID(to.ID): amount}
 	if err := s.checkConsent(ctx, c, nil, from.ID, other); errors.Is(err, errNotAgreed) {
-		return Payment{}, errorf(CodeForbidden, "a payment needs the other person to be your friend or a member of a group you both joined")
+		return Payment{}, errorf(ReasonForbidden, "a payment needs the other person to be your friend or a member of a group you both joined")
 	} else if err != nil {
 		return Payment{}, err
 	}

@@ -87,7 +87,7 @@ func (s *Service) checkRestore(ctx context.Context, e store.Expense) error {
 		string(le.PaidBy), le.Shares)
 	var te *Error
 	if errors.Is(err, errNotAgreed) || errors.As(err, &te) {
-		return errorf(CodeForbidden, "expense %s cannot be restored: it makes debts between people who did not all agree "+
+		return errorf(ReasonForbidden, "expense %s cannot be restored: it makes debts between people who did not all agree "+
 			"to them (a member who never joined its group, or people who are not friends); it stays deleted", e.ID)
 	}
 	return err

@@ -248,7 +248,7 @@ func (s *Service) groupMembers(ctx context.Context, c Caller, d *directory, name
 			seen[found[0].ID] = true
 			spec.Invitees = append(spec.Invitees, found[0].ID)
 		default:
-			return errorf(CodeForbidden, "members: %s is registered but not your friend: only friends can be invited to a group "+
+			return errorf(ReasonForbidden, "members: %s is registered but not your friend: only friends can be invited to a group "+
 				"(add_friend, asked by both), and sharing a group does not make you friends", n)
 		}
 	}

@@ -38,12 +38,12 @@ func TestServiceBounds(t *testing.T) {
 		splits[fmt.Sprint("P", i)] = "1"
 	}
 	_, err := svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Big", Currency: "EUR", Members: members})
-	wantCode(t, err, CodeInvalidInput, "members has 50 entries; at most 49")
+	wantReason(t, err, ReasonInvalidInput, "members has 50 entries; at most 49")
 	splits["me"] = "1"
 	_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "x", Amount: "51", Currency: "EUR", Splits: splits})
-	wantCode(t, err, CodeInvalidInput, "splits has 51 entries; at most 50")
+	wantReason(t, err, ReasonInvalidInput, "splits has 51 entries; at most 50")
 	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16), Currency: "EUR"})
-	wantCode(t, err, CodeInvalidInput, "form of a group id")
+	wantReason(t, err, ReasonInvalidInput, "form of a group id")
 	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16) + "x", Currency: "EUR"}))(t)
 }
 
@@ -62,7 +62,7 @@ func TestFriendRequestBound(t *testing.T) {
 		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: fmt.Sprint("Stranger ", i)}))(t)
 	}
 	_, err := svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"})
-	wantCode(t, err, CodeInvalidInput, "500 friend requests that nobody has answered")
+	wantReason(t, err, ReasonInvalidInput, "500 friend requests that nobody has answered")
 	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Stranger 7"}))(t) // asked already
 	if got := must(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t); got.Status != "friends" {
 		t.Fatalf("Ben answers Anna: %+v", got)

@@ -218,7 +218,7 @@ func (d *directory) resolve(ctx context.Context, field, name string, members []s
 	}
 	if strings.EqualFold(name, "me") {
 		if members != nil && !slices.ContainsFunc(members, func(m store.Member) bool { return m.ID == d.c.PersonID }) {
-			return store.Person{}, errorf(CodeForbidden, "you are not a member of this group")
+			return store.Person{}, errorf(ReasonForbidden, "you are not a member of this group")
 		}
 		return store.Person{ID: d.c.PersonID, Name: d.c.Name, UserID: &d.c.UserID}, nil
 	}
@@ -325,7 +325,7 @@ func (s *Service) group(ctx context.Context, c Caller, nameOrID string, invitati
 		return store.Group{}, invalid("group %q is ambiguous, %d of your groups have that name: %s; pass the id instead",
 			nameOrID, len(gs), listSome(cands))
 	}
-	return store.Group{}, errorf(CodeNotFound, "no group %q; your groups: %s", nameOrID, s.groupNames(ctx, c))
+	return store.Group{}, errorf(ReasonNotFound, "no group %q; your groups: %s", nameOrID, s.groupNames(ctx, c))
 }
 
 // groupAccess returns g, found by its id, if the caller is a member (or, with invitations,
@@ -344,9 +344,9 @@ func (s *Service) groupAccess(ctx context.Context, c Caller, g store.Group, aske
 		return g, nil
 	}
 	if invited {
-		return store.Group{}, errorf(CodeForbidden, "you are invited to group %s but not a member: join_group makes you one", asked)
+		return store.Group{}, errorf(ReasonForbidden, "you are invited to group %s but not a member: join_group makes you one", asked)
 	}
-	return store.Group{}, errorf(CodeForbidden, "you are not a member of group %s; your groups: %s", asked, s.groupNames(ctx, c))
+	return store.Group{}, errorf(ReasonForbidden, "you are not a member of group %s; your groups: %s", asked, s.groupNames(ctx, c))
 }
 
 // groupNames lists the caller's groups for a hint: at most MaxListed names.

@@ -53,29 +53,29 @@ import (
 
 // Tool error codes (spec 7.4).
 const (
-	CodeNotFound     = "NOT_FOUND"
-	CodeInvalidInput = "INVALID_INPUT"
-	CodeUnauthorized = "UNAUTHORIZED"
-	CodeForbidden    = "FORBIDDEN"
+	ReasonNotFound     = "NOT_FOUND"
+	ReasonInvalidInput = "INVALID_INPUT"
+	ReasonUnauthorized = "UNAUTHORIZED"
+	ReasonForbidden    = "FORBIDDEN"
 )
 
 // Error is a tool error (spec 7.4): Message says what is wrong and how to fix it
 // ("unknown person \"Dan\"; known people: Anna, Ben"), Code is one of the Code constants.
 type Error struct {
 	Message string `json:"error"`
-	Code    string `json:"code"`
+	Reason  string `json:"code"`
 	// RetryAfter is, for RATE_LIMITED, the seconds until the call may succeed (like HTTP's
 	// Retry-After); absent otherwise.
 	RetryAfter int `json:"retryAfter,omitempty"`
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string { return e.Reason + ": " + e.Message }
 
 func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Reason: code, Message: fmt.Sprintf(format, args...)}
 }
 
-func invalid(format string, args ...any) *Error { return errorf(CodeInvalidInput, format, args...) }
+func invalid(format string, args ...any) *Error { return errorf(ReasonInvalidInput, format, args...) }
 
 // toolError maps the errors of the store, money and ledger packages to tool errors; other
 // errors pass through unchanged.
@@ -87,7 +87,7 @@ func toolError(err error) error {
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, store.ErrNotFound):
-		return errorf(CodeNotFound, "%s", storeMessage(err, store.ErrNotFound))
+		return errorf(ReasonNotFound, "%s", storeMessage(err, store.ErrNotFound))
 	case errors.Is(err, store.ErrBadCursor):
 		return invalid("invalid cursor; pass the nextCursor of a previous page, or none for the first page")
 	case errors.Is(err, store.ErrConflict):
@@ -184,17 +184,17 @@ func BearerToken(header string) string {
 // token is UNAUTHORIZED.
 func (s *Service) Authenticate(ctx context.Context, token string) (Caller, error) {
 	if token == "" {
-		return Caller{}, errorf(CodeUnauthorized, "authentication required: send Authorization: Bearer <token>")
+		return Caller{}, errorf(ReasonUnauthorized, "authentication required: send Authorization: Bearer <token>")
 	}
 	u, exp, err := s.store.UserByTokenHash(ctx, hashToken(token))
 	if errors.Is(err, store.ErrNotFound) {
-		return Caller{}, errorf(CodeUnauthorized, "unknown token: send a token issued for your account")
+		return Caller{}, errorf(ReasonUnauthorized, "unknown token: send a token issued for your account")
 	}
 	if err != nil {
 		return Caller{}, err
 	}
 	if exp != nil && !s.now().Before(*exp) {
-		return Caller{}, errorf(CodeUnauthorized, "the token expired at %s: get a new one", exp.UTC().Format(time.RFC3339))
+		return Caller{}, errorf(ReasonUnauthorized, "the token expired at %s: get a new one", exp.UTC().Format(time.RFC3339))
 	}
 	return Caller{UserID: u.ID, Name: u.Name, PersonID: u.PersonID}, nil
 }

@@ -23,10 +23,10 @@ func must[T any](v T, err error) func(*testing.T) T {
 	}
 }
 
-func wantCode(t *testing.T, err error, code string, contains ...string) {
+func wantReason(t *testing.T, err error, code string, contains ...string) {
 	t.Helper()
 	var e *Error
-	if !errors.As(err, &e) || e.Code != code {
+	if !errors.As(err, &e) || e.Reason != code {
 		t.Fatalf("error %v, want code %s", err, code)
 	}
 	for _, c := range contains {
@@ -66,13 +66,13 @@ func TestService(t *testing.T) {
 		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "ben"}))(t)
 		must(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t)
 		_, err := svc.Authenticate(ctx, "")
-		wantCode(t, err, CodeUnauthorized)
+		wantReason(t, err, ReasonUnauthorized)
 		unknown, _ := NewToken()
 		_, err = svc.Authenticate(ctx, unknown)
-		wantCode(t, err, CodeUnauthorized)
+		wantReason(t, err, ReasonUnauthorized)
 		later := New(st, func() time.Time { return now.Add(2 * time.Hour) })
 		_, err = later.Authenticate(ctx, tokB)
-		wantCode(t, err, CodeUnauthorized, "expired")
+		wantReason(t, err, ReasonUnauthorized, "expired")
 		if me := must(svc.GetMe(ctx, anna))(t); me.Name != "Anna" || me.ID != anna.UserID {
 			t.Errorf("GetMe = %+v", me)
 		}
@@ -100,7 +100,7 @@ func TestService(t *testing.T) {
 			t.Errorf("ListFriends = %+v", fr)
 		}
 		_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "TRIP", Currency: "EUR"})
-		wantCode(t, err, CodeInvalidInput, "already")
+		wantReason(t, err, ReasonInvalidInput, "already")
 
 		// Equal default split in join order.
 		e1 := must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Dinner", Amount: "10", Group: "Trip"}))(t)
@@ -142,13 +142,13 @@ func TestService(t *testing.T) {
 		// Splits that do not add up; unknown and ambiguous names.
 		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR", Group: "Trip",
 			Splits: map[string]json.Number{"me": "5", "Ben": "4.99"}})
-		wantCode(t, err, CodeInvalidInput, "0.01")
+		wantReason(t, err, ReasonInvalidInput, "0.01")
 		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR", PaidBy: "Dan", Group: "Trip"})
-		wantCode(t, err, CodeInvalidInput, "Dan", "Ben", "Carl")
+		wantReason(t, err, ReasonInvalidInput, "Dan", "Ben", "Carl")
 		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10", Currency: "EUR"})
-		wantCode(t, err, CodeInvalidInput, "splits")
+		wantReason(t, err, ReasonInvalidInput, "splits")
 		_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "X", Amount: "10.001", Currency: "EUR", Group: "Trip"})
-		wantCode(t, err, CodeInvalidInput)
+		wantReason(t, err, ReasonInvalidInput)
 		must(svc.AddFriend(ctx, dora, AddFriendInput{Name: "Anna"}))(t)
 		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Dora"}))(t)
 		must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR", Members: []string{"Dora"}}))(t)
@@ -157,25 +157,25 @@ func TestService(t *testing.T) {
 		must(svc.JoinGroup(ctx, dora, JoinGroupInput{Group: "Home"}))(t)
 		must(svc.JoinGroup(ctx, anna, JoinGroupInput{Group: "Dora's"}))(t)
 		_, err = svc.AddPayment(ctx, anna, AddPaymentInput{Amount: "1", Currency: "EUR", To: "Carl"})
-		wantCode(t, err, CodeInvalidInput, "ambiguous", "Trip", "Dora's")
+		wantReason(t, err, ReasonInvalidInput, "ambiguous", "Trip", "Dora's")
 		// Within a group the name is not ambiguous.
 		must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Bread", Amount: "2", Group: "Trip", Splits: map[string]json.Number{"Carl": "2"}}))(t)
 
 		// Ben is not in Home: cannot see, delete or list its expenses.
 		home := must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Rent", Amount: "900", Group: "Home"}))(t)
 		_, err = svc.GetExpense(ctx, ben, IDInput{home.ID})
-		wantCode(t, err, CodeForbidden)
+		wantReason(t, err, ReasonForbidden)
 		_, err = svc.DeleteExpense(ctx, ben, IDInput{home.ID})
-		wantCode(t, err, CodeForbidden)
+		wantReason(t, err, ReasonForbidden)
 		_, err = svc.GetExpense(ctx, ben, IDInput{"nonexistent"})
-		wantCode(t, err, CodeNotFound)
+		wantReason(t, err, ReasonNotFound)
 		_, err = svc.GetGroup(ctx, ben, GetGroupInput{Name: "Home"})
-		wantCode(t, err, CodeNotFound, "Trip")
+		wantReason(t, err, ReasonNotFound, "Trip")
 		hg := must(svc.GetGroup(ctx, anna, GetGroupInput{Name: "Home"}))(t)
 		_, err = svc.GetGroup(ctx, ben, GetGroupInput{Name: hg.ID})
-		wantCode(t, err, CodeForbidden)
+		wantReason(t, err, ReasonForbidden)
 		_, err = svc.ListExpenses(ctx, ben, ListExpensesInput{Group: hg.ID})
-		wantCode(t, err, CodeForbidden)
+		wantReason(t, err, ReasonForbidden)
 
 		// Delete then restore leaves balances unchanged.
 		before := must(svc.GetBalances(ctx, anna))(t)
@@ -187,7 +187,7 @@ func TestService(t *testing.T) {
 			t.Error("delete did not change balances")
 		}
 		_, err = svc.DeleteExpense(ctx, anna, IDInput{e1.ID})
-		wantCode(t, err, CodeInvalidInput, "restore")
+		wantReason(t, err, ReasonInvalidInput, "restore")
 		if r := must(svc.RestoreExpense(ctx, anna, IDInput{e1.ID}))(t); r.Deleted {
 			t.Errorf("restored %+v", r)
 		}
@@ -218,7 +218,7 @@ func TestService(t *testing.T) {
 			t.Errorf("Ben's Trip expenses: %d", len(page.Expenses))
 		}
 		_, err = svc.ListExpenses(ctx, anna, ListExpensesInput{Cursor: "garbage"})
-		wantCode(t, err, CodeInvalidInput, "cursor")
+		wantReason(t, err, ReasonInvalidInput, "cursor")
 		gp := must(svc.ListGroups(ctx, anna, ListGroupsInput{}))(t)
 		if len(gp.Groups) != 3 {
 			t.Errorf("ListGroups = %+v", gp)
@@ -231,7 +231,7 @@ func TestService(t *testing.T) {
 func TestStoreMessages(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		_, err := New(st, nil).IssueToken(context.Background(), "Nobody", 0)
-		wantCode(t, err, CodeNotFound, "Nobody", "not found")
+		wantReason(t, err, ReasonNotFound, "Nobody", "not found")
 		var e *Error
 		if errors.As(err, &e) && (strings.Contains(e.Message, "sql") || strings.Contains(e.Message, "store:")) {
 			t.Errorf("message %q shows the store's or driver's internals", e.Message)

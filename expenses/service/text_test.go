@@ -31,12 +31,12 @@ func TestServiceRefusesText(t *testing.T) {
 	anna := Caller{UserID: u.ID, Name: u.Name, PersonID: u.PersonID}
 	_, err := svc.AddExpense(ctx, anna, AddExpenseInput{Title: strings.Repeat("é", MaxTitleLength+1), Amount: "1",
 		Currency: "EUR", Splits: map[string]json.Number{"me": "1"}})
-	wantCode(t, err, CodeInvalidInput, "at most 200")
+	wantReason(t, err, ReasonInvalidInput, "at most 200")
 	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip\x00", Currency: "EUR"})
-	wantCode(t, err, CodeInvalidInput, "U+0000")
+	wantReason(t, err, ReasonInvalidInput, "U+0000")
 	_, err = svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Tea", Amount: "1", Currency: "EUR", Date: "2027-04-01",
 		Splits: map[string]json.Number{"me": "1"}})
-	wantCode(t, err, CodeInvalidInput, "2027-03-31")
+	wantReason(t, err, ReasonInvalidInput, "2027-03-31")
 	if _, err := svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Tea", Amount: "1", Currency: "EUR", Date: "2027-03-31",
 		Splits: map[string]json.Number{"me": "1"}}); err != nil {
 		t.Fatal(err)

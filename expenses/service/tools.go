@@ -184,11 +184,11 @@ func (s *Service) expense(ctx context.Context, c Caller, id string) (store.Expen
 	e, err := s.store.ExpenseForUser(ctx, c.UserID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		if _, err2 := s.store.ExpenseByID(ctx, id); err2 == nil {
-			return store.Expense{}, errorf(CodeForbidden, "expense %s is not shared with you", id)
+			return store.Expense{}, errorf(ReasonForbidden, "expense %s is not shared with you", id)
 		} else if !errors.Is(err2, store.ErrNotFound) {
 			return store.Expense{}, err2
 		}
-		return store.Expense{}, errorf(CodeNotFound, "no expense %s; list_expenses shows your expenses", id)
+		return store.Expense{}, errorf(ReasonNotFound, "no expense %s; list_expenses shows your expenses", id)
 	}
 	return e, err
 }

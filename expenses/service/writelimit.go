@@ -8,9 +8,9 @@ import (
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
-// CodeRateLimited is the tool error code of a write refused by the write limit; the error's
+// ReasonRateLimited is the tool error code of a write refused by the write limit; the error's
 // RetryAfter says in how many seconds the next write is allowed.
-const CodeRateLimited = "RATE_LIMITED"
+const ReasonRateLimited = "RATE_LIMITED"
 
 // DefaultWritesPerMinute is the write limit of "bananaqr expenses serve" unless configured.
 const DefaultWritesPerMinute = 120
@@ -39,7 +39,7 @@ func (s *Service) allowWrite(c Caller) error {
 		return nil
 	}
 	secs := int(math.Ceil(d.RetryAfter.Seconds()))
-	e := errorf(CodeRateLimited, "too many writes: each user may write %d times a minute; retry in %d s (retryAfter)",
+	e := errorf(ReasonRateLimited, "too many writes: each user may write %d times a minute; retry in %d s (retryAfter)",
 		d.Limit, secs)
 	e.RetryAfter = secs
 	return e

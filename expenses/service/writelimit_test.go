@@ -26,7 +26,7 @@ func TestWriteLimit(t *testing.T) {
 		must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Tea", Amount: "1", Group: g.ID}))(t)
 	}
 	_, err := svc.AddPayment(ctx, anna, AddPaymentInput{Amount: "1", Currency: "EUR", To: "me"})
-	wantCode(t, err, CodeRateLimited, "3 times a minute", "retry in 20 s")
+	wantReason(t, err, ReasonRateLimited, "3 times a minute", "retry in 20 s")
 	if e := err.(*Error); e.RetryAfter != 20 {
 		t.Fatalf("retryAfter %d, want 20", e.RetryAfter)
 	}
@@ -34,9 +34,9 @@ func TestWriteLimit(t *testing.T) {
 	must(svc.CreateGroup(ctx, ben, CreateGroupInput{Name: "Home", Currency: "EUR"}))(t)
 	now = now.Add(15 * time.Second)
 	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "EUR"})
-	wantCode(t, err, CodeRateLimited, "retry in 5 s")
+	wantReason(t, err, ReasonRateLimited, "retry in 5 s")
 	now = now.Add(5 * time.Second)
 	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "EUR"}))(t)
 	_, err = svc.DeleteExpense(ctx, anna, IDInput{ID: "x"})
-	wantCode(t, err, CodeRateLimited)
+	wantReason(t, err, ReasonRateLimited)
 }

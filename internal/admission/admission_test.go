@@ -78,7 +78,7 @@ func TestCode(t *testing.T) {
 	for g.Waiting() < 1 {
 		time.Sleep(time.Millisecond)
 	}
-	if _, err := g.Code(context.Background(), &req); api.ErrorOf(err).Code != api.CodeOverloaded {
+	if _, err := g.Code(context.Background(), &req); api.ErrorOf(err).Reason != api.ReasonOverloaded {
 		t.Errorf("a full queue: %v", err)
 	}
 	cancel()

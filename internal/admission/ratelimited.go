@@ -30,7 +30,7 @@ const SingleRetryAfter = 60
 //   - a batch larger than the whole budget (d.Limit) never fits: its hint says to send fewer.
 func RateLimited(d ratelimit.Decision, n int) (*api.Error, int) {
 	if n <= 1 {
-		return api.NewError(api.CodeRateLimited, "", waitHint(SingleRetryAfter),
+		return api.NewError(api.ReasonRateLimited, "", waitHint(SingleRetryAfter),
 			"more than %d codes a minute", d.Limit), SingleRetryAfter
 	}
 	seconds := max(1, int((d.RetryAfter+time.Second-1)/time.Second))
@@ -38,7 +38,7 @@ func RateLimited(d ratelimit.Decision, n int) (*api.Error, int) {
 	if n > d.Limit {
 		hint = fmt.Sprintf("Send at most %d requests a batch.", d.Limit)
 	}
-	return api.NewError(api.CodeRateLimited, "", hint,
+	return api.NewError(api.ReasonRateLimited, "", hint,
 		"%d codes would exceed the %d codes a minute (%d left now)", n, d.Limit, d.Remaining), seconds
 }
 

@@ -35,7 +35,7 @@ func TestRateLimited(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err, seconds := RateLimited(tt.d, tt.n)
-		if err.Code != api.CodeRateLimited || seconds != tt.seconds || err.Message != tt.message || err.Hint != tt.hint {
+		if err.Reason != api.ReasonRateLimited || seconds != tt.seconds || err.Message != tt.message || err.Hint != tt.hint {
 			t.Errorf("RateLimited(%+v, %d) = %+v, %d; want %q, %q, %d", tt.d, tt.n, err, seconds, tt.message, tt.hint, tt.seconds)
 		}
 	}

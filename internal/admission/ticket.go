@@ -32,14 +32,14 @@ func (b *Busy) Unwrap() error { return b.err }
 // milliseconds each, so a second (the least Retry-After can say) is enough.
 func queueFull() *Busy {
 	return &Busy{RetryAfter: time.Second,
-		err: api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")}
+		err: api.NewError(api.ReasonOverloaded, "", "Retry after a second.", "too many requests are waiting")}
 }
 
 // memorySpent returns the error of a request whose answer does not fit the memory budget now,
 // which it would likely fit after wait.
 func memorySpent(wait time.Duration) *Busy {
 	seconds := int((wait + time.Second - 1) / time.Second)
-	return &Busy{RetryAfter: wait, err: api.NewError(api.CodeOverloaded, "",
+	return &Busy{RetryAfter: wait, err: api.NewError(api.ReasonOverloaded, "",
 		fmt.Sprintf("Retry after %d seconds, as Retry-After says: the answers being sent now should be through by then.", seconds),
 		"the service holds as many answers in memory as it may")}
 }

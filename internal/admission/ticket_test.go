@@ -41,7 +41,7 @@ func TestEnter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Enter(1000); api.ErrorOf(err).Code != api.CodeOverloaded {
+	if _, err := g.Enter(1000); api.ErrorOf(err).Reason != api.ReasonOverloaded {
 		t.Fatalf("a second batch with the one seat taken: %v", err)
 	}
 	req, err := api.DecodeJSON([]byte(`{"type":"text","text":"x","format":"svg"}`))
@@ -49,7 +49,7 @@ func TestEnter(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Acquire(context.Background()) // the one place taken
-	if _, err = g.Code(context.Background(), &req); api.ErrorOf(err).Code != api.CodeOverloaded {
+	if _, err = g.Code(context.Background(), &req); api.ErrorOf(err).Reason != api.ReasonOverloaded {
 		t.Fatalf("a single code with the seat taken: %v", err)
 	}
 	if d, ok := RetryAfter(err); !ok || d != time.Second {
@@ -128,7 +128,7 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = g.Hold(1)
-	if d, ok := RetryAfter(err); !ok || d < time.Second || api.ErrorOf(err).Code != api.CodeOverloaded {
+	if d, ok := RetryAfter(err); !ok || d < time.Second || api.ErrorOf(err).Reason != api.ReasonOverloaded {
 		t.Errorf("budget spent: %v, retry after %v", err, d)
 	}
 	if _, err := g.Enter(1); !errors.As(err, new(*Busy)) || g.Waiting() != 0 {

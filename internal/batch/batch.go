@@ -101,7 +101,7 @@ func Plan(items []Item, workers int) ([]Entry, Errors) {
 		}
 		if errs[i] == nil {
 			if prev, dup := seen[nameKey(entries[i].Name)]; dup {
-				errs[i] = api.NewError(api.CodeInvalidValue, "filename", "Give each item a file name of its own: names are compared in any case and in Unicode NFC, as Windows and macOS compare them.",
+				errs[i] = api.NewError(api.ReasonInvalidValue, "filename", "Give each item a file name of its own: names are compared in any case and in Unicode NFC, as Windows and macOS compare them.",
 					"the file name %q is item %d's too", entries[i].Name, prev)
 			}
 		}
@@ -124,7 +124,7 @@ func check(it *Item) (Entry, *api.Error) {
 	if !ok {
 		formats := Formats()
 		allowed := strings.Join(formats[:len(formats)-1], ", ") + " or " + formats[len(formats)-1]
-		return Entry{}, api.NewError(api.CodeInvalidValue, "format", "Use "+allowed+" in a batch: a file a code.",
+		return Entry{}, api.NewError(api.ReasonInvalidValue, "format", "Use "+allowed+" in a batch: a file a code.",
 			"format %s cannot be a file of a batch", r.Format)
 	}
 	p, s, err := generate.Symbol(&r)

@@ -51,20 +51,20 @@ func TestPlanReportsEveryItem(t *testing.T) {
 	}
 	want := []struct {
 		index int
-		code  api.ErrorCode
+		code  api.Reason
 		field string
 	}{
-		{1, "INVALID_URL", "url"}, {2, api.CodeLowContrast, "color"}, {3, api.CodeNotEncodable, ""},
-		{4, api.CodeNotEncodable, "size"}, {5, api.CodeInvalidValue, "format"}, {6, api.CodeInvalidValue, "filename"},
-		{7, api.CodeInvalidValue, "filename"}, {9, api.CodeInvalidValue, "filename"},
+		{1, "INVALID_URL", "url"}, {2, api.ReasonLowContrast, "color"}, {3, api.ReasonNotEncodable, ""},
+		{4, api.ReasonNotEncodable, "size"}, {5, api.ReasonInvalidValue, "format"}, {6, api.ReasonInvalidValue, "filename"},
+		{7, api.ReasonInvalidValue, "filename"}, {9, api.ReasonInvalidValue, "filename"},
 	}
 	if len(errs) != len(want) {
 		t.Fatalf("%d errors, want %d: %v", len(errs), len(want), errs)
 	}
 	for i, w := range want {
 		e := errs[i]
-		if e.Index != w.index || e.Err.Code != w.code || e.Err.Field != w.field || e.Err.Hint == "" {
-			t.Errorf("error %d: item %d %s %q (%s), want item %d %s %q", i, e.Index, e.Err.Code, e.Err.Field, e.Err.Message, w.index, w.code, w.field)
+		if e.Index != w.index || e.Err.Reason != w.code || e.Err.Field != w.field || e.Err.Hint == "" {
+			t.Errorf("error %d: item %d %s %q (%s), want item %d %s %q", i, e.Index, e.Err.Reason, e.Err.Field, e.Err.Message, w.index, w.code, w.field)
 		}
 	}
 	// The errors are generate's own for the same request.
@@ -198,7 +198,7 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 	}
 	failing := func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error {
 		if r == &entries[17].Request {
-			return api.NewError(api.CodeOverloaded, "", "Retry after a second.", "too many requests are waiting")
+			return api.NewError(api.ReasonOverloaded, "", "Retry after a second.", "too many requests are waiting")
 		}
 		return Local(ctx, r, use)
 	}
@@ -207,7 +207,7 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 		put = append(put, i)
 		return nil
 	})
-	if i, ok := IndexOf(err); !ok || i != 17 || api.ErrorOf(err).Code != api.CodeOverloaded {
+	if i, ok := IndexOf(err); !ok || i != 17 || api.ErrorOf(err).Reason != api.ReasonOverloaded {
 		t.Fatalf("error %v (index %d, %v)", err, i, ok)
 	}
 	if len(put) != 17 || put[16] != 16 {

@@ -41,7 +41,7 @@ const (
 func ReadCSV(r io.Reader, defaults api.Request) ([]Item, Errors) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, Errors{{Index: -1, Line: 1, Err: api.NewError(api.CodeInvalidValue, "", "Check that the file can be read.", "the CSV file cannot be read: %v", err)}}
+		return nil, Errors{{Index: -1, Line: 1, Err: api.NewError(api.ReasonInvalidValue, "", "Check that the file can be read.", "the CSV file cannot be read: %v", err)}}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if e := checkUTF8(data); e != nil {
@@ -94,7 +94,7 @@ func csvError(err error) *api.Error {
 	if errors.As(err, &perr) {
 		msg = perr.Err.Error()
 	}
-	return api.NewError(api.CodeInvalidValue, "", "Write the file as CSV (RFC 4180): a header row of field names, the same number of cells in every row, and cells with commas, quotes or line breaks in double quotes.",
+	return api.NewError(api.ReasonInvalidValue, "", "Write the file as CSV (RFC 4180): a header row of field names, the same number of cells in every row, and cells with commas, quotes or line breaks in double quotes.",
 		"the CSV file does not parse: %s", msg)
 }
 
@@ -109,20 +109,20 @@ func readHeader(header []string) ([]csvColumn, Errors) {
 	for i, name := range header {
 		switch {
 		case seen[name]:
-			fail(api.NewError(api.CodeInvalidValue, name, "Name each column once.", "the column %q is given twice", name))
+			fail(api.NewError(api.ReasonInvalidValue, name, "Name each column once.", "the column %q is given twice", name))
 		case name == "filename":
 			columns[i] = columnFilename
 		case name == "hidden":
 			columns[i] = columnBool
 		case name == "download":
-			fail(api.NewError(api.CodeUnknownField, name, "Remove the download column: every code of a batch is a file.", "download has no meaning in a batch"))
+			fail(api.NewError(api.ReasonUnknownField, name, "Remove the download column: every code of a batch is a file.", "download has no meaning in a batch"))
 		case styles[name] != "":
 			columns[i] = columnStyle
 		default:
 			// A column is a field when a JSON body may give it as a string: the API's one list.
 			raw, _ := json.Marshal(map[string]string{name: ""})
-			if _, err := api.DecodeJSON(raw); err != nil && api.ErrorOf(err).Code == api.CodeUnknownField {
-				fail(api.NewError(api.CodeUnknownField, name, "Name the columns after the API's fields (data, type, url, text, ssid, …, size, color, format) or filename.",
+			if _, err := api.DecodeJSON(raw); err != nil && api.ErrorOf(err).Reason == api.ReasonUnknownField {
+				fail(api.NewError(api.ReasonUnknownField, name, "Name the columns after the API's fields (data, type, url, text, ssid, …, size, color, format) or filename.",
 					"the column %q is not a field of the request", name))
 			}
 			columns[i] = columnString
@@ -152,7 +152,7 @@ func readRow(header []string, columns []csvColumn, record []string, defaults *ap
 			case "false", "0":
 				body[name] = false
 			default:
-				return item, api.NewError(api.CodeInvalidValue, name, "Use true, false, 1 or 0.", "%s %q is not true, false, 1 or 0", name, cell)
+				return item, api.NewError(api.ReasonInvalidValue, name, "Use true, false, 1 or 0.", "%s %q is not true, false, 1 or 0", name, cell)
 			}
 		case columnStyle:
 			style[name] = cell
@@ -193,7 +193,7 @@ func checkUTF8(data []byte) *ItemError {
 		return nil
 	}
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return &ItemError{Index: -1, Line: 1, Err: api.NewError(payload.CodeInvalidText, "",
+		return &ItemError{Index: -1, Line: 1, Err: api.NewError(payload.ReasonInvalidText, "",
 			"Save the file as CSV UTF-8, or convert it: iconv -f UTF-16 -t UTF-8 in.csv > out.csv",
 			"the CSV file is UTF-16 (it starts with a UTF-16 byte-order mark); bananaqr reads UTF-8")}
 	}
@@ -215,7 +215,7 @@ func checkUTF8(data []byte) *ItemError {
 			lines++
 		}
 	}
-	return &ItemError{Index: index, Line: line, Err: api.NewError(payload.CodeInvalidText, column,
+	return &ItemError{Index: index, Line: line, Err: api.NewError(payload.ReasonInvalidText, column,
 		"Save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\" type, or UTF-8 as the character set), or convert it, "+
 			"as from Windows-1252, the usual encoding of Windows in Western Europe: iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv",
 		"the CSV file is not UTF-8: line %d, character %d%s is a byte UTF-8 does not allow; %d %s such bytes",

@@ -24,9 +24,9 @@ const MaxJSONBody = 256 << 10
 // a request, with the error of a request that cannot be read (Plan reports it).
 func ReadJSON(body []byte) ([]Item, error) {
 	if !utf8.Valid(body) {
-		return nil, api.NewError(api.CodeInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
+		return nil, api.NewError(api.ReasonInvalidJSON, "", "Send the body as UTF-8 JSON.", "the body is not valid UTF-8")
 	}
-	notArray := api.NewError(api.CodeInvalidJSON, "", `Send one JSON array of request objects, such as [{"url":"https://example.com"}].`,
+	notArray := api.NewError(api.ReasonInvalidJSON, "", `Send one JSON array of request objects, such as [{"url":"https://example.com"}].`,
 		"the body is not a JSON array")
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
@@ -47,10 +47,10 @@ func ReadJSON(body []byte) ([]Item, error) {
 		return nil, notArray
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, api.NewError(api.CodeInvalidJSON, "", "Send exactly one JSON array, with nothing after it.", "the body has data after the JSON array")
+		return nil, api.NewError(api.ReasonInvalidJSON, "", "Send exactly one JSON array, with nothing after it.", "the body has data after the JSON array")
 	}
 	if len(raws) == 0 {
-		return nil, api.NewError(api.CodeInvalidValue, "", "Send at least one request.", "the batch is empty")
+		return nil, api.NewError(api.ReasonInvalidValue, "", "Send at least one request.", "the batch is empty")
 	}
 	items := make([]Item, len(raws))
 	for i, raw := range raws {
@@ -64,7 +64,7 @@ func ReadJSON(body []byte) ([]Item, error) {
 
 // tooMany is the error of a batch of more than MaxJSONItems requests.
 func tooMany() *api.Error {
-	return api.NewError(api.CodeInvalidValue, "", "Send at most 60 requests a batch, and the rest in another batch after a minute.",
+	return api.NewError(api.ReasonInvalidValue, "", "Send at most 60 requests a batch, and the rest in another batch after a minute.",
 		"the batch has more than %d requests", MaxJSONItems)
 }
 
@@ -72,7 +72,7 @@ func tooMany() *api.Error {
 // api.DecodeJSON as it is written (a property given twice stays twice, for DecodeJSON to refuse).
 func readItem(raw json.RawMessage) (Item, error) {
 	var item Item
-	notObject := api.NewError(api.CodeInvalidJSON, "", `Send each request as a JSON object, such as {"url":"https://example.com"}.`,
+	notObject := api.NewError(api.ReasonInvalidJSON, "", `Send each request as a JSON object, such as {"url":"https://example.com"}.`,
 		"the request is not a JSON object")
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -92,10 +92,10 @@ func readItem(raw json.RawMessage) (Item, error) {
 		}
 		if name == "filename" {
 			if filenames++; filenames > 1 {
-				return item, api.NewError(api.CodeInvalidJSON, name, "Give filename once.", "the request gives \"filename\" more than once")
+				return item, api.NewError(api.ReasonInvalidJSON, name, "Give filename once.", "the request gives \"filename\" more than once")
 			}
 			if err := json.Unmarshal(value, &item.Filename); err != nil || value[0] != '"' {
-				return item, api.NewError(api.CodeWrongType, name, "Send filename as a JSON string.", "filename must be a JSON string")
+				return item, api.NewError(api.ReasonWrongType, name, "Send filename as a JSON string.", "filename must be a JSON string")
 			}
 			continue
 		}

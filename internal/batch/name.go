@@ -135,7 +135,7 @@ func badName(given, why, hint string) error {
 	if strings.ContainsFunc(given, invisible) {
 		format = "filename %+q %s"
 	}
-	return api.NewError(api.CodeInvalidValue, "filename", hint, format, given, why)
+	return api.NewError(api.ReasonInvalidValue, "filename", hint, format, given, why)
 }
 
 // nameKey is what two file names share when a file system takes them for the same name: their

@@ -51,8 +51,8 @@ func TestFileNameRefused(t *testing.T) {
 			continue
 		}
 		e := errs[0].Err
-		if e.Code != api.CodeInvalidValue || e.Field != "filename" || !strings.Contains(e.Hint, hint) {
-			t.Errorf("%+q: %s %s %q (%s), want INVALID_VALUE filename and the hint %q", name, e.Code, e.Field, e.Message, e.Hint, hint)
+		if e.Reason != api.ReasonInvalidValue || e.Field != "filename" || !strings.Contains(e.Hint, hint) {
+			t.Errorf("%+q: %s %s %q (%s), want INVALID_VALUE filename and the hint %q", name, e.Reason, e.Field, e.Message, e.Hint, hint)
 		}
 		if strings.ContainsFunc(e.Message, invisibleRune) {
 			t.Errorf("%+q: the message shows the invisible character as it is: %q", name, e.Message)

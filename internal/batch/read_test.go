@@ -53,11 +53,11 @@ func TestReadCSVErrors(t *testing.T) {
 	_, errs = Plan(items, 2)
 	want := []struct {
 		line, index int
-		code        api.ErrorCode
+		code        api.Reason
 		field       string
 	}{
-		{3, 1, api.CodeInvalidValue, "size"}, {5, 2, api.CodeInvalidValue, "hidden"}, {6, 3, "MISSING_PAYLOAD", "type"},
-		{7, 4, api.CodeInvalidColor, "color"}, {8, 5, api.CodeInvalidValue, ""},
+		{3, 1, api.ReasonInvalidValue, "size"}, {5, 2, api.ReasonInvalidValue, "hidden"}, {6, 3, "MISSING_PAYLOAD", "type"},
+		{7, 4, api.ReasonInvalidColor, "color"}, {8, 5, api.ReasonInvalidValue, ""},
 	}
 	if len(errs) != len(want) {
 		for _, e := range errs {
@@ -67,8 +67,8 @@ func TestReadCSVErrors(t *testing.T) {
 	}
 	for i, w := range want {
 		e := errs[i]
-		if e.Line != w.line || e.Index != w.index || e.Err.Code != w.code || e.Err.Field != w.field || e.Err.Hint == "" {
-			t.Errorf("error %d: line %d item %d %s %q (%s), want line %d item %d %s %q", i, e.Line, e.Index, e.Err.Code, e.Err.Field, e.Err.Message,
+		if e.Line != w.line || e.Index != w.index || e.Err.Reason != w.code || e.Err.Field != w.field || e.Err.Hint == "" {
+			t.Errorf("error %d: line %d item %d %s %q (%s), want line %d item %d %s %q", i, e.Line, e.Index, e.Err.Reason, e.Err.Field, e.Err.Message,
 				w.line, w.index, w.code, w.field)
 		}
 	}
@@ -83,7 +83,7 @@ func TestReadCSVHeader(t *testing.T) {
 		if e.Line != 1 {
 			t.Errorf("line %d", e.Line)
 		}
-		got = append(got, e.Err.Field+" "+string(e.Err.Code))
+		got = append(got, e.Err.Field+" "+string(e.Err.Reason))
 	}
 	if want := "colour UNKNOWN_FIELD,url INVALID_VALUE,download UNKNOWN_FIELD"; strings.Join(got, ",") != want {
 		t.Errorf("errors %q, want %q", strings.Join(got, ","), want)
@@ -111,17 +111,17 @@ func TestReadJSON(t *testing.T) {
 	_, errs := Plan(items, 2)
 	var got []string
 	for _, e := range errs {
-		got = append(got, string(rune('0'+e.Index))+" "+string(e.Err.Code))
+		got = append(got, string(rune('0'+e.Index))+" "+string(e.Err.Reason))
 	}
 	if want := "1 INVALID_JSON,2 UNKNOWN_FIELD,3 INVALID_JSON,4 WRONG_TYPE,6 INVALID_URL"; strings.Join(got, ",") != want {
 		t.Errorf("errors %q, want %q", strings.Join(got, ","), want)
 	}
 	many := "[" + strings.Repeat(`{"text":"a"},`, MaxJSONItems) + `{"text":"a"}]`
-	for body, code := range map[string]api.ErrorCode{
-		many: api.CodeInvalidValue, `[]`: api.CodeInvalidValue, `{"text":"a"}`: api.CodeInvalidJSON,
-		`[{"text":"a"}] []`: api.CodeInvalidJSON, `[{"text":"a"}`: api.CodeInvalidJSON,
+	for body, code := range map[string]api.Reason{
+		many: api.ReasonInvalidValue, `[]`: api.ReasonInvalidValue, `{"text":"a"}`: api.ReasonInvalidJSON,
+		`[{"text":"a"}] []`: api.ReasonInvalidJSON, `[{"text":"a"}`: api.ReasonInvalidJSON,
 	} {
-		if _, err := ReadJSON([]byte(body)); api.ErrorOf(err).Code != code {
+		if _, err := ReadJSON([]byte(body)); api.ErrorOf(err).Reason != code {
 			t.Errorf("%.40s: %v, want %s", body, err, code)
 		}
 	}
@@ -154,8 +154,8 @@ func TestReadCSVNotUTF8(t *testing.T) {
 				t.Fatalf("%d items, errors %v; want the file refused", len(items), errs)
 			}
 			e := errs[0]
-			if e.Line != tt.line || e.Index != tt.index || e.Err.Field != tt.field || e.Err.Code != "INVALID_TEXT" {
-				t.Errorf("line %d item %d field %q %s, want line %d item %d field %q INVALID_TEXT", e.Line, e.Index, e.Err.Field, e.Err.Code,
+			if e.Line != tt.line || e.Index != tt.index || e.Err.Field != tt.field || e.Err.Reason != "INVALID_TEXT" {
+				t.Errorf("line %d item %d field %q %s, want line %d item %d field %q INVALID_TEXT", e.Line, e.Index, e.Err.Field, e.Err.Reason,
 					tt.line, tt.index, tt.field)
 			}
 			if !strings.Contains(e.Err.Message, tt.where) || !strings.Contains(e.Err.Hint, "iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv") ||

@@ -26,7 +26,7 @@ func ExampleCode() {
 	fmt.Printf("version %d, level %s, %d modules a side, %d pixels a module\n",
 		res.Symbol.Version(), res.Symbol.Level(), res.Symbol.Size(), res.ModulePx)
 	for _, w := range res.Warnings {
-		fmt.Println("warning:", w.Code, w.Field)
+		fmt.Println("warning:", w.Reason, w.Field)
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(res.PNG))
 	if err != nil {
@@ -55,7 +55,7 @@ func ExampleCode_private() {
 	r.Payload = payload.Request{Type: payload.Text, Text: string(bytes.Repeat([]byte("banana "), 200))}
 	_, err = generate.Code(&r)
 	e := api.ErrorOf(err)
-	fmt.Println(e.Status, e.Code, e.Field)
+	fmt.Println(e.Status, e.Reason, e.Field)
 	fmt.Println(e.Hint)
 	// Output:
 	// QR code (wifi); a PNG too: false

@@ -87,12 +87,12 @@ func Symbol(r *api.Request) (payload.Payload, *qr.Symbol, error) {
 	s, err := qr.Encode(p.Text, Encoding(r))
 	var long *qr.TooLongError
 	if errors.As(err, &long) {
-		return p, nil, api.NewError(api.CodeNotEncodable, "",
+		return p, nil, api.NewError(api.ReasonNotEncodable, "",
 			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
 			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
 	}
 	if errors.Is(err, qr.ErrCoverTooCostly) {
-		return p, nil, api.NewError(api.CodeNotEncodable, "logo",
+		return p, nil, api.NewError(api.ReasonNotEncodable, "logo",
 			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare.",
 			"the payload (%d bytes) leaves too little error correction for the logo at level %s or above", len(p.Text), r.ECC)
 	}
@@ -115,7 +115,7 @@ func Code(r *api.Request) (*Result, error) {
 		if small.MinSize > render.MaxSize {
 			hint = "Shorten the payload, lower ecc or the margin: even 2048 pixels give fewer than 2 pixels a module."
 		}
-		return nil, api.NewError(api.CodeNotEncodable, "size", hint,
+		return nil, api.NewError(api.ReasonNotEncodable, "size", hint,
 			"%d modules a side (with the quiet zone) do not fit %d pixels at 2 pixels a module", small.Modules, small.Size)
 	}
 	if err != nil {
@@ -173,7 +173,7 @@ func warnings(p payload.Payload, r *api.Request) []api.Warning {
 	}
 	w := make([]api.Warning, 0, len(p.Warnings)+len(style))
 	for _, wn := range p.Warnings {
-		w = append(w, api.Warning{Code: string(wn.Code), Field: wn.Field, Message: wn.Message})
+		w = append(w, api.Warning{Reason: string(wn.Reason), Field: wn.Field, Message: wn.Message})
 	}
 	return append(w, style...)
 }

@@ -39,35 +39,35 @@ func TestCodeErrors(t *testing.T) {
 		name   string
 		req    func(r *api.Request)
 		status int
-		code   api.ErrorCode
+		code   api.Reason
 		field  string
 		hint   string // the whole hint, or its start when it ends in "…"
 	}{
 		{"low contrast", func(r *api.Request) { r.Color = color.RGBA{0xcc, 0xcc, 0xcc, 0xff} },
-			400, api.CodeLowContrast, "color", "Use a darker color, such as #…"},
+			400, api.ReasonLowContrast, "color", "Use a darker color, such as #…"},
 		{"contrast before payload", func(r *api.Request) {
 			r.Color, r.Payload = color.RGBA{0xcc, 0xcc, 0xcc, 0xff}, payload.Request{Type: payload.WiFi}
-		}, 400, api.CodeLowContrast, "color", "Use a darker color…"},
+		}, 400, api.ReasonLowContrast, "color", "Use a darker color…"},
 		{"payload error", func(r *api.Request) { r.Payload = payload.Request{Type: payload.WiFi, Password: "correct horse"} },
-			400, payload.CodeMissingField, "ssid", "…"},
+			400, payload.ReasonMissingField, "ssid", "…"},
 		{"payload too large", func(r *api.Request) { r.Payload = text(strings.Repeat("x", payload.MaxLen+1)) },
-			413, payload.CodePayloadTooLarge, "text", "…"},
+			413, payload.ReasonPayloadTooLarge, "text", "…"},
 		{"too long at H", func(r *api.Request) { r.ECC, r.Payload = api.LevelH, text(long) },
-			422, api.CodeNotEncodable, "",
+			422, api.ReasonNotEncodable, "",
 			"At error correction level H a code holds at most 1273 bytes of this text; shorten it, lower ecc, or encode a URL that points to it."},
 		// Not ASCII: the ECI designator that declares UTF-8 takes 12 bits of the room.
 		{"too long at M, not ASCII", func(r *api.Request) { r.ECC, r.Payload = api.LevelM, text(strings.Repeat("ü", 1200)) },
-			422, api.CodeNotEncodable, "",
+			422, api.ReasonNotEncodable, "",
 			"At error correction level M a code holds at most 2330 bytes of this text; shorten it, lower ecc, or encode a URL that points to it."},
 		{"logo not spared", func(r *api.Request) {
 			r.ECC, r.Logo, r.Payload = api.LevelL, api.LogoBanana, text(strings.Repeat("ü", 1200))
 		},
-			422, api.CodeNotEncodable, "logo",
+			422, api.ReasonNotEncodable, "logo",
 			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare."},
 		{"image too small", func(r *api.Request) { r.ECC, r.Size, r.Margin, r.Payload = api.LevelL, 128, 16, text(long) },
-			422, api.CodeNotEncodable, "size", "Use size 362 or more (2 pixels a module), or a smaller margin."},
+			422, api.ReasonNotEncodable, "size", "Use size 362 or more (2 pixels a module), or a smaller margin."},
 		{"image too small, default margin", func(r *api.Request) { r.ECC, r.Size, r.Payload = api.LevelL, 256, text(long) },
-			422, api.CodeNotEncodable, "size", "Use size 314 or more (2 pixels a module), or a smaller margin."},
+			422, api.ReasonNotEncodable, "size", "Use size 314 or more (2 pixels a module), or a smaller margin."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,8 +84,8 @@ func TestCodeErrors(t *testing.T) {
 				t.Fatalf("%T %v: neither an *api.Error nor a *payload.Error", err, err)
 			}
 			e := api.ErrorOf(err)
-			if e.Status != tt.status || e.Code != tt.code || e.Field != tt.field {
-				t.Errorf("got %d %s field %q (%s), want %d %s field %q", e.Status, e.Code, e.Field, e.Message, tt.status, tt.code, tt.field)
+			if e.Status != tt.status || e.Reason != tt.code || e.Field != tt.field {
+				t.Errorf("got %d %s field %q (%s), want %d %s field %q", e.Status, e.Reason, e.Field, e.Message, tt.status, tt.code, tt.field)
 			}
 			if prefix, ok := strings.CutSuffix(tt.hint, "…"); ok {
 				if !strings.HasPrefix(e.Hint, prefix) || e.Hint == "" {
@@ -108,8 +108,8 @@ func TestCodeErrorsNotPrivate(t *testing.T) {
 	// The password is too long for WPA: a payload error that must not show it.
 	_, err := generate.Code(&r)
 	e := api.ErrorOf(err)
-	if e.Code != payload.CodeInvalidPassword {
-		t.Fatalf("got %s, want %s", e.Code, payload.CodeInvalidPassword)
+	if e.Reason != payload.ReasonInvalidPassword {
+		t.Fatalf("got %s, want %s", e.Reason, payload.ReasonInvalidPassword)
 	}
 	if body := fmt.Sprintf("%+v", e.Body()); strings.Contains(body, "hunter2") {
 		t.Errorf("the error shows the password: %s", body)
@@ -126,7 +126,7 @@ func TestCodeSmallestSize(t *testing.T) {
 		e := api.ErrorOf(err)
 		var size int
 		if _, serr := fmt.Sscanf(e.Hint, "Use size %d or more", &size); serr != nil || e.Field != "size" {
-			t.Fatalf("margin %d: %s %q: no size in the hint", margin, e.Code, e.Hint)
+			t.Fatalf("margin %d: %s %q: no size in the hint", margin, e.Reason, e.Hint)
 		}
 		r.Size = size
 		res, err := generate.Code(&r)
@@ -274,12 +274,12 @@ func TestCodeWarnings(t *testing.T) {
 			defer res.Release()
 			var got []string
 			for _, w := range res.Warnings {
-				got = append(got, w.Code+" "+w.Field)
+				got = append(got, w.Reason+" "+w.Field)
 				if w.Message == "" {
-					t.Errorf("%s: no message", w.Code)
+					t.Errorf("%s: no message", w.Reason)
 				}
-				if w.Code == api.CodeSmallQuietZone && !strings.Contains(w.Message, fmt.Sprintf("quiet zone of %d modules", tt.margin)) {
-					t.Errorf("%s: %q does not name the margin %d", w.Code, w.Message, tt.margin)
+				if w.Reason == api.ReasonSmallQuietZone && !strings.Contains(w.Message, fmt.Sprintf("quiet zone of %d modules", tt.margin)) {
+					t.Errorf("%s: %q does not name the margin %d", w.Reason, w.Message, tt.margin)
 				}
 			}
 			if !slices.Equal(got, tt.want) {

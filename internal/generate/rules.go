@@ -67,11 +67,11 @@ func Encoding(r *api.Request) qr.Options {
 func Check(r *api.Request) error {
 	if r.Payload.Type == payload.EPC {
 		if r.Logo != api.LogoNone {
-			return api.NewError(api.CodeInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
+			return api.NewError(api.ReasonInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
 				"logo banana is not available for epc codes")
 		}
 		if r.ECC != api.LevelM {
-			return api.NewError(api.CodeInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
+			return api.NewError(api.ReasonInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
 				"ecc %s is not available for epc codes", r.ECC)
 		}
 	}
@@ -87,7 +87,7 @@ func Check(r *api.Request) error {
 	case v.Background != r.Background:
 		hint = "Use a lighter background, such as " + api.FormatColor(v.Background) + "."
 	}
-	return api.NewError(api.CodeLowContrast, "color", hint, "color %s on background %s is hard for QR readers to read: %s", fg, bg, v.Problem)
+	return api.NewError(api.ReasonLowContrast, "color", hint, "color %s on background %s is hard for QR readers to read: %s", fg, bg, v.Problem)
 }
 
 // Contrast returns the verdict of package contrast on the colours of r, as GET /api/contrast
@@ -110,7 +110,7 @@ func Contrast(r *api.Request) api.Contrast {
 // StyleWarnings returns what about the style of r some readers mishandle, though it is valid.
 func StyleWarnings(r *api.Request) []api.Warning {
 	if r.Margin < api.DefaultMargin {
-		return []api.Warning{{Code: api.CodeSmallQuietZone, Field: "margin",
+		return []api.Warning{{Reason: api.ReasonSmallQuietZone, Field: "margin",
 			Message: fmt.Sprintf("A quiet zone of %d modules is below the 4 that the QR standard asks for: many readers fail without it unless the code is placed on a wide light area.", r.Margin)}}
 	}
 	return nil

@@ -21,11 +21,11 @@ func TestEPCEncoding(t *testing.T) {
 		t.Errorf("epc with the defaults: %v", err)
 	}
 	r.Logo = api.LogoBanana
-	if e := api.ErrorOf(Check(&r)); e.Code != api.CodeInvalidValue || e.Field != "logo" || e.Hint == "" {
+	if e := api.ErrorOf(Check(&r)); e.Reason != api.ReasonInvalidValue || e.Field != "logo" || e.Hint == "" {
 		t.Errorf("epc with the banana: %+v", e)
 	}
 	r.Logo, r.ECC = api.LogoNone, api.LevelH
-	if e := api.ErrorOf(Check(&r)); e.Code != api.CodeInvalidValue || e.Field != "ecc" || e.Hint == "" {
+	if e := api.ErrorOf(Check(&r)); e.Reason != api.ReasonInvalidValue || e.Field != "ecc" || e.Hint == "" {
 		t.Errorf("epc at H: %+v", e)
 	}
 	for _, typ := range []payload.Type{payload.Tel, payload.Geo, payload.Event, payload.WiFi, ""} {

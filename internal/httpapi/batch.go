@@ -25,7 +25,7 @@ type batchError struct {
 // the error it would get alone.
 type batchItemError struct {
 	Index   int    `json:"index"`
-	Code    string `json:"code"`
+	Reason  string `json:"code"`
 	Field   string `json:"field"`
 	Message string `json:"message"`
 	Hint    string `json:"hint"`
@@ -153,11 +153,11 @@ func (s *Server) writeBusy(w http.ResponseWriter, r *http.Request, err error, n 
 
 // writeBatchError answers 400 BATCH_INVALID with the errors of a batch of n requests.
 func (s *Server) writeBatchError(w http.ResponseWriter, n int, errs batch.Errors) {
-	e := api.NewError(api.CodeBatchInvalid, "", "Correct the requests that items lists (by index, from 0) and send the whole batch again.",
+	e := api.NewError(api.ReasonBatchInvalid, "", "Correct the requests that items lists (by index, from 0) and send the whole batch again.",
 		"%d of the %d requests are invalid; no code was made", len(errs), n)
 	out := batchError{ErrorBody: e.Body(), Items: make([]batchItemError, len(errs))}
 	for i, ie := range errs {
-		out.Items[i] = batchItemError{Index: ie.Index, Code: string(ie.Err.Code), Field: ie.Err.Field, Message: ie.Err.Message, Hint: ie.Err.Hint}
+		out.Items[i] = batchItemError{Index: ie.Index, Reason: string(ie.Err.Reason), Field: ie.Err.Field, Message: ie.Err.Message, Hint: ie.Err.Hint}
 	}
 	writeJSON(w, e.Status, out)
 }

@@ -130,12 +130,12 @@ func TestBatchAllOrNothing(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	e := batchErrorBody(t, r)
-	if e.Code != string(api.CodeBatchInvalid) || e.Error != e.Message || !strings.Contains(e.Message, "6 of the 9") || e.Hint == "" {
+	if e.Reason != string(api.ReasonBatchInvalid) || e.Error != e.Message || !strings.Contains(e.Message, "6 of the 9") || e.Hint == "" {
 		t.Errorf("%+v", e.ErrorBody)
 	}
 	var got []string
 	for _, it := range e.Items {
-		got = append(got, fmt.Sprintf("%d %s %s", it.Index, it.Code, it.Field))
+		got = append(got, fmt.Sprintf("%d %s %s", it.Index, it.Reason, it.Field))
 		if it.Message == "" || it.Hint == "" {
 			t.Errorf("item %d without message or hint", it.Index)
 		}
@@ -146,7 +146,7 @@ func TestBatchAllOrNothing(t *testing.T) {
 	}
 	// Each item's error is the one POST /api/qr-code gives the same request.
 	alone := ts.post(t, `{"type":"wifi"}`).errorBody(t)
-	if alone.Code != e.Items[0].Code || alone.Message != e.Items[0].Message || alone.Hint != e.Items[0].Hint {
+	if alone.Reason != e.Items[0].Reason || alone.Message != e.Items[0].Message || alone.Hint != e.Items[0].Hint {
 		t.Errorf("item 1: %+v, alone %+v", e.Items[0], alone)
 	}
 }
@@ -156,14 +156,14 @@ func TestBatchAllOrNothing(t *testing.T) {
 func TestBatchLimits(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	many := "[" + strings.Repeat(`{"text":"a"},`, 60) + `{"text":"a"}]`
-	ts.postBatch(t, many, nil).wantError(t, http.StatusBadRequest, api.CodeInvalidValue)
-	ts.postBatch(t, `[]`, nil).wantError(t, http.StatusBadRequest, api.CodeInvalidValue)
-	ts.postBatch(t, `{"text":"a"}`, nil).wantError(t, http.StatusBadRequest, api.CodeInvalidJSON)
-	ts.postBatch(t, `[{"text":"a"}`, nil).wantError(t, http.StatusBadRequest, api.CodeInvalidJSON)
+	ts.postBatch(t, many, nil).wantError(t, http.StatusBadRequest, api.ReasonInvalidValue)
+	ts.postBatch(t, `[]`, nil).wantError(t, http.StatusBadRequest, api.ReasonInvalidValue)
+	ts.postBatch(t, `{"text":"a"}`, nil).wantError(t, http.StatusBadRequest, api.ReasonInvalidJSON)
+	ts.postBatch(t, `[{"text":"a"}`, nil).wantError(t, http.StatusBadRequest, api.ReasonInvalidJSON)
 	huge := `[{"text":"` + strings.Repeat("a", 257<<10) + `"}]`
-	ts.postBatch(t, huge, nil).wantError(t, http.StatusRequestEntityTooLarge, api.CodeBodyTooLarge)
-	ts.postBatch(t, `[{"text":"a"}]`, map[string]string{"Content-Type": "text/csv"}).wantError(t, http.StatusUnsupportedMediaType, api.CodeUnsupportedMedia)
-	ts.get(t, "/api/qr-code/batch").wantError(t, http.StatusMethodNotAllowed, api.CodeMethodNotAllowed)
+	ts.postBatch(t, huge, nil).wantError(t, http.StatusRequestEntityTooLarge, api.ReasonBodyTooLarge)
+	ts.postBatch(t, `[{"text":"a"}]`, map[string]string{"Content-Type": "text/csv"}).wantError(t, http.StatusUnsupportedMediaType, api.ReasonUnsupportedMedia)
+	ts.get(t, "/api/qr-code/batch").wantError(t, http.StatusMethodNotAllowed, api.ReasonMethodNotAllowed)
 	// A body larger than a single request's 64 KiB is a batch's right.
 	var items []string
 	for i := range 60 {
@@ -199,7 +199,7 @@ func TestBatchRateLimit(t *testing.T) {
 			}
 			before := made()
 			r := ts.postBatch(t, batch(20), caller)
-			r.wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+			r.wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 			if retry, _ := strconv.Atoi(r.header.Get("Retry-After")); retry < 9 || retry > 11 {
 				t.Errorf("Retry-After %q, want about 10 (ten more places)", r.header.Get("Retry-After"))
 			}
@@ -211,7 +211,7 @@ func TestBatchRateLimit(t *testing.T) {
 					t.Fatalf("single %d after the refused batch: %d", i+1, r.status)
 				}
 			}
-			ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+			ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 		})
 	}
 }

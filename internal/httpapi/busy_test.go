@@ -84,17 +84,17 @@ func TestBusyRefunds(t *testing.T) {
 			caller := batchCaller()
 			free := fillGate(t, ts.api)
 			r := ts.postBatch(t, batchOf(60, "svg"), caller)
-			r.wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded)
+			r.wantError(t, http.StatusServiceUnavailable, api.ReasonOverloaded)
 			if got := r.header.Get("Retry-After"); got != "1" || r.header.Get("RateLimit-Remaining") != "60" {
 				t.Errorf("the batch refused: Retry-After %q, RateLimit-Remaining %q; want 1 and 60 (all given back)", got, r.header.Get("RateLimit-Remaining"))
 			}
 			r = ts.do(t, http.MethodGet, "/api/qr-code.svg?text=single", "", caller)
-			r.wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded)
+			r.wantError(t, http.StatusServiceUnavailable, api.ReasonOverloaded)
 			if r.header.Get("RateLimit-Remaining") != "60" {
 				t.Errorf("the single code refused: RateLimit-Remaining %q, want 60", r.header.Get("RateLimit-Remaining"))
 			}
 			e := toolErrorBody(t, call(t, mcpSessionAs(t, ts, caller["X-Forwarded-For"]), map[string]any{"type": "text", "text": "x"}))
-			if e.Code != string(api.CodeOverloaded) {
+			if e.Reason != string(api.ReasonOverloaded) {
 				t.Errorf("the MCP call: %+v", e)
 			}
 			free()
@@ -115,11 +115,11 @@ func TestBatchMemoryBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ts.postBatch(t, batchOf(3, "png"), nil)
-	r.wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded)
+	r.wantError(t, http.StatusServiceUnavailable, api.ReasonOverloaded)
 	if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 || r.header.Get("RateLimit-Remaining") != "60" {
 		t.Errorf("Retry-After %q, RateLimit-Remaining %q", r.header.Get("Retry-After"), r.header.Get("RateLimit-Remaining"))
 	}
-	ts.get(t, "/api/qr-code.svg?text=single").wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded)
+	ts.get(t, "/api/qr-code.svg?text=single").wantError(t, http.StatusServiceUnavailable, api.ReasonOverloaded)
 	held.Release()
 	if r := ts.postBatch(t, batchOf(3, "png"), nil); r.status != http.StatusOK {
 		t.Fatalf("%d %s", r.status, r.body)

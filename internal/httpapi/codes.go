@@ -57,12 +57,12 @@ func (s *Server) postCode(w http.ResponseWriter, r *http.Request) {
 // too large is refused before a byte of it is read: with Expect: 100-continue the client then
 // never gets 100 Continue and never sends it.
 func readJSONBody(w http.ResponseWriter, r *http.Request, max int64, hint string) ([]byte, error) {
-	tooLarge := api.NewError(api.CodeBodyTooLarge, "", hint, "the body is larger than %d bytes", max)
+	tooLarge := api.NewError(api.ReasonBodyTooLarge, "", hint, "the body is larger than %d bytes", max)
 	if r.ContentLength > max {
 		return nil, tooLarge
 	}
 	if media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || media != "application/json" {
-		return nil, api.NewError(api.CodeUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
+		return nil, api.NewError(api.ReasonUnsupportedMedia, "", "Send the body as JSON with Content-Type: application/json.",
 			"the body is not application/json")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
@@ -71,7 +71,7 @@ func readJSONBody(w http.ResponseWriter, r *http.Request, max int64, hint string
 		return nil, tooLarge
 	}
 	if err != nil {
-		return nil, api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "the body could not be read")
+		return nil, api.NewError(api.ReasonInvalidJSON, "", "Send the whole body.", "the body could not be read")
 	}
 	return body, nil
 }
@@ -125,7 +125,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			}
 			return
 		}
-		if api.ErrorOf(err).Code == api.CodeOverloaded {
+		if api.ErrorOf(err).Reason == api.ReasonOverloaded {
 			s.writeBusy(w, r, err, 1)
 			return
 		}
@@ -157,7 +157,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 	if len(res.Warnings) > 0 {
 		codes := make([]string, len(res.Warnings))
 		for i, wn := range res.Warnings {
-			codes[i] = wn.Code
+			codes[i] = wn.Reason
 		}
 		h[headerWarning] = []string{strings.Join(codes, ", ")}
 	}
@@ -222,7 +222,7 @@ func (s *Server) jsonResponse(r *http.Request, req *api.Request, res *generate.R
 	base := s.baseURL(r)
 	if base == "" {
 		out.Markdown = api.MarkdownImage(out.PNGDataURL)
-		out.Warnings = append(out.Warnings, api.Warning{Code: api.CodeNoPublicURL, Field: "",
+		out.Warnings = append(out.Warnings, api.Warning{Reason: api.ReasonNoPublicURL, Field: "",
 			Message: "The request named no host and the service has no base URL configured, so image_url and svg_url are null; the Markdown embeds the image."})
 		return out
 	}

@@ -55,7 +55,7 @@ func TestContrast(t *testing.T) {
 			}
 			continue
 		}
-		e := r.wantError(t, http.StatusBadRequest, api.CodeLowContrast)
+		e := r.wantError(t, http.StatusBadRequest, api.ReasonLowContrast)
 		named := c.Suggestion.Color
 		if c.Suggestion.Color == c.Color {
 			named = c.Suggestion.Background
@@ -71,11 +71,11 @@ func TestContrast(t *testing.T) {
 			t.Errorf("%v: the suggestion gives %d %s", pair, r.status, r.body)
 		}
 	}
-	ts.get(t, "/api/contrast?color=12345").wantError(t, http.StatusBadRequest, api.CodeInvalidColor)
-	ts.get(t, "/api/contrast?color=000000&color=111111").wantError(t, http.StatusBadRequest, api.CodeInvalidQuery)
+	ts.get(t, "/api/contrast?color=12345").wantError(t, http.StatusBadRequest, api.ReasonInvalidColor)
+	ts.get(t, "/api/contrast?color=000000&color=111111").wantError(t, http.StatusBadRequest, api.ReasonInvalidQuery)
 	// The contrast checks used none of the one code a minute that ts allows.
 	if r := ts.get(t, "/api/qr-code?text=hi"); r.status != http.StatusOK {
 		t.Fatalf("the first code: %d %s", r.status, r.body)
 	}
-	ts.get(t, "/api/qr-code?text=hi").wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+	ts.get(t, "/api/qr-code?text=hi").wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 }

@@ -47,7 +47,7 @@ func TestHeadersTooLarge(t *testing.T) {
 	big := map[string]string{"X-Padding": strings.Repeat("a", 20<<10)}
 	for _, target := range []string{"/api/qr-code?url=example.com", "/healthz", "/no/such/path"} {
 		r := ts.do(t, http.MethodGet, target, "", big)
-		r.wantError(t, http.StatusRequestHeaderFieldsTooLarge, api.CodeHeadersTooLarge)
+		r.wantError(t, http.StatusRequestHeaderFieldsTooLarge, api.ReasonHeadersTooLarge)
 	}
 	if r := ts.do(t, http.MethodGet, "/healthz", "", map[string]string{"X-Padding": strings.Repeat("a", 15<<10)}); r.status != http.StatusOK {
 		t.Errorf("15 KiB of headers: %d", r.status)
@@ -61,7 +61,7 @@ func TestExpectContinueTooLarge(t *testing.T) {
 	res, body := raw(t, ts, "POST /api/qr-code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
 		"Content-Length: 10000000\r\nExpect: 100-continue\r\n\r\n")
 	var e api.ErrorBody
-	if res.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &e) != nil || e.Code != string(api.CodeBodyTooLarge) {
+	if res.StatusCode != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &e) != nil || e.Reason != string(api.ReasonBodyTooLarge) {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
 	// A small declared body is still invited and served.
@@ -85,7 +85,7 @@ func TestNoHost(t *testing.T) {
 		}
 		if base == "" {
 			if j.ImageURL != nil || j.SVGURL != nil || !strings.HasPrefix(j.Markdown, "![QR code](data:image/png;base64,") ||
-				len(j.Warnings) != 1 || j.Warnings[0].Code != api.CodeNoPublicURL {
+				len(j.Warnings) != 1 || j.Warnings[0].Reason != api.ReasonNoPublicURL {
 				t.Errorf("no host: image_url %v, svg_url %v, markdown %.40s, warnings %+v", j.ImageURL, j.SVGURL, j.Markdown, j.Warnings)
 			}
 			continue

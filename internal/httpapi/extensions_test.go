@@ -62,28 +62,28 @@ func TestExtensionErrors(t *testing.T) {
 	for _, c := range []struct {
 		body   string
 		status int
-		code   api.ErrorCode
+		code   api.Reason
 		secret string
 	}{
-		{`{"type":"tel","phone":"+1 555 CALL ME"}`, 400, payload.CodeInvalidPhone, "CALL ME"},
-		{`{"type":"geo","latitude":91.5,"longitude":2}`, 400, payload.CodeInvalidCoordinate, "91.5"},
-		{`{"type":"geo","latitude":1e2,"longitude":2}`, 400, payload.CodeInvalidCoordinate, "1e2"},
-		{`{"type":"geo","latitude":48.12345678,"longitude":2}`, 400, payload.CodeInvalidCoordinate, "48.12345678"},
-		{`{"type":"geo","latitude":true,"longitude":2}`, 400, api.CodeWrongType, ""},
-		{`{"type":"event","summary":"Secret meeting","start":"2026-12-24T18:00:00"}`, 400, payload.CodeInvalidDate, "Secret"},
-		{`{"type":"event","summary":"Secret meeting","start":"2026-12-24","end":"2026-12-23"}`, 400, payload.CodeInvalidDate, "2026-12-23"},
-		{`{"type":"event","start":"2026-12-24"}`, 400, payload.CodeMissingField, "2026-12-24"},
-		{`{"type":"epc","name":"Anna","iban":"DE89 3704 0044 0532 0130 01"}`, 400, payload.CodeInvalidIBAN, "0130 01"},
-		{`{"type":"epc","name":"Anna","iban":"US64SVBKUS6S3300958879"}`, 400, payload.CodeInvalidIBAN, "SVBK"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","bic":"NOTABIC"}`, 400, payload.CodeInvalidBIC, "NOTABIC"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","amount":12.345}`, 400, payload.CodeInvalidAmount, "12.345"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","amount":"1,000.00"}`, 400, payload.CodeInvalidAmount, "1,000"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","reference":"RF19 5390 0754 7034"}`, 400, payload.CodeInvalidReference, "RF19"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","reference":"RF18539007547034","remittance":"Secret note"}`, 400, payload.CodeConflictingFields, "Secret"},
-		{`{"type":"epc","name":"` + strings.Repeat("Ä", 71) + `","iban":"DE89370400440532013000"}`, 400, payload.CodeValueTooLong, "ÄÄÄ"},
-		{`{"type":"epc","name":"` + strings.Repeat("😀", 70) + `","iban":"DE89370400440532013000","remittance":"` + strings.Repeat("😀", 20) + `"}`, 413, payload.CodePayloadTooLarge, "😀"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","logo":"banana"}`, 400, api.CodeInvalidValue, "DE89"},
-		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","ecc":"H"}`, 400, api.CodeInvalidValue, "DE89"},
+		{`{"type":"tel","phone":"+1 555 CALL ME"}`, 400, payload.ReasonInvalidPhone, "CALL ME"},
+		{`{"type":"geo","latitude":91.5,"longitude":2}`, 400, payload.ReasonInvalidCoordinate, "91.5"},
+		{`{"type":"geo","latitude":1e2,"longitude":2}`, 400, payload.ReasonInvalidCoordinate, "1e2"},
+		{`{"type":"geo","latitude":48.12345678,"longitude":2}`, 400, payload.ReasonInvalidCoordinate, "48.12345678"},
+		{`{"type":"geo","latitude":true,"longitude":2}`, 400, api.ReasonWrongType, ""},
+		{`{"type":"event","summary":"Secret meeting","start":"2026-12-24T18:00:00"}`, 400, payload.ReasonInvalidDate, "Secret"},
+		{`{"type":"event","summary":"Secret meeting","start":"2026-12-24","end":"2026-12-23"}`, 400, payload.ReasonInvalidDate, "2026-12-23"},
+		{`{"type":"event","start":"2026-12-24"}`, 400, payload.ReasonMissingField, "2026-12-24"},
+		{`{"type":"epc","name":"Anna","iban":"DE89 3704 0044 0532 0130 01"}`, 400, payload.ReasonInvalidIBAN, "0130 01"},
+		{`{"type":"epc","name":"Anna","iban":"US64SVBKUS6S3300958879"}`, 400, payload.ReasonInvalidIBAN, "SVBK"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","bic":"NOTABIC"}`, 400, payload.ReasonInvalidBIC, "NOTABIC"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","amount":12.345}`, 400, payload.ReasonInvalidAmount, "12.345"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","amount":"1,000.00"}`, 400, payload.ReasonInvalidAmount, "1,000"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","reference":"RF19 5390 0754 7034"}`, 400, payload.ReasonInvalidReference, "RF19"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","reference":"RF18539007547034","remittance":"Secret note"}`, 400, payload.ReasonConflictingFields, "Secret"},
+		{`{"type":"epc","name":"` + strings.Repeat("Ä", 71) + `","iban":"DE89370400440532013000"}`, 400, payload.ReasonValueTooLong, "ÄÄÄ"},
+		{`{"type":"epc","name":"` + strings.Repeat("😀", 70) + `","iban":"DE89370400440532013000","remittance":"` + strings.Repeat("😀", 20) + `"}`, 413, payload.ReasonPayloadTooLarge, "😀"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","logo":"banana"}`, 400, api.ReasonInvalidValue, "DE89"},
+		{`{"type":"epc","name":"Anna","iban":"DE89370400440532013000","ecc":"H"}`, 400, api.ReasonInvalidValue, "DE89"},
 	} {
 		r := ts.post(t, c.body)
 		e := r.wantError(t, c.status, c.code)
@@ -92,6 +92,6 @@ func TestExtensionErrors(t *testing.T) {
 		}
 	}
 	for _, typ := range []string{"tel", "geo", "event", "epc"} {
-		ts.get(t, "/api/qr-code?type="+typ+"&data=x").wantError(t, http.StatusBadRequest, api.CodeUsePost)
+		ts.get(t, "/api/qr-code?type="+typ+"&data=x").wantError(t, http.StatusBadRequest, api.ReasonUsePost)
 	}
 }

@@ -136,7 +136,7 @@ func (r *result) errorBody(t *testing.T) api.ErrorBody {
 	if err := json.Unmarshal(r.body, &e); err != nil {
 		t.Fatalf("unmarshal: %v", err)
 	}
-	if e.Error == "" || e.Error != e.Message || e.Hint == "" || e.Code == "" {
+	if e.Error == "" || e.Error != e.Message || e.Hint == "" || e.Reason == "" {
 		t.Fatalf("error body %s", r.body)
 	}
 	if ct := r.header.Get("Content-Type"); ct != "application/json" {
@@ -146,14 +146,14 @@ func (r *result) errorBody(t *testing.T) api.ErrorBody {
 }
 
 // wantError checks that r is the error of status and code.
-func (r *result) wantError(t *testing.T, status int, code api.ErrorCode) api.ErrorBody {
+func (r *result) wantError(t *testing.T, status int, code api.Reason) api.ErrorBody {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d (%s), want %d %s", r.status, r.body, status, code)
 	}
 	e := r.errorBody(t)
-	if e.Code != string(code) {
-		t.Fatalf("code %s (%s), want %s", e.Code, e.Message, code)
+	if e.Reason != string(code) {
+		t.Fatalf("code %s (%s), want %s", e.Reason, e.Message, code)
 	}
 	return e
 }
@@ -235,8 +235,8 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("%+v", j)
 	}
 	// A quiet zone below 4 modules is valid, with a warning.
-	if len(j.Warnings) != 1 || j.Warnings[0].Code != api.CodeSmallQuietZone || j.Warnings[0].Field != "margin" ||
-		r.header.Get("X-QR-Warning") != api.CodeSmallQuietZone {
+	if len(j.Warnings) != 1 || j.Warnings[0].Reason != api.ReasonSmallQuietZone || j.Warnings[0].Field != "margin" ||
+		r.header.Get("X-QR-Warning") != api.ReasonSmallQuietZone {
 		t.Errorf("warnings %+v, X-QR-Warning %q", j.Warnings, r.header.Get("X-QR-Warning"))
 	}
 	if got := r.header.Get("X-QR-Payload"); got != "Gr%C3%BC%C3%9Fe" || r.header.Get("X-QR-Payload-Encoding") != "percent" {
@@ -387,7 +387,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	r := ts.do(t, "GET", "/api/qr-code.svg?text=x", "", as("203.0.113.1"))
-	r.wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+	r.wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 	if r.header.Get("Retry-After") != "60" || r.header.Get("RateLimit-Remaining") != "0" || r.header.Get("RateLimit-Reset") != "60" {
 		t.Errorf("429 headers %v", r.header)
 	}
@@ -418,7 +418,7 @@ func TestSpoofedForwardedFor(t *testing.T) {
 		}
 	}
 	r := ts.do(t, "GET", "/api/qr-code.svg?text=x", "", map[string]string{"X-Forwarded-For": "198.51.100.99"})
-	r.wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+	r.wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 }
 
 // TestBurst sends 64 requests for 2048-pixel PNGs at once to a server that makes 2 codes at a
@@ -455,7 +455,7 @@ func TestOverloaded(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	r := ts.get(t, "/api/qr-code.svg?text=overflow")
-	if r.wantError(t, http.StatusServiceUnavailable, api.CodeOverloaded); r.header.Get("Retry-After") != "1" {
+	if r.wantError(t, http.StatusServiceUnavailable, api.ReasonOverloaded); r.header.Get("Retry-After") != "1" {
 		t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
 	}
 	ts.api.gate.Release()

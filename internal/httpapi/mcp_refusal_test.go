@@ -31,7 +31,7 @@ type mcpRefusal struct {
 // wantMCPRefusal checks that r is a JSON-RPC error response of status with id null, code
 // -32600 and a message holding words, whose data is the API's error object of code, and
 // returns that object.
-func wantMCPRefusal(t *testing.T, r *result, status int, code api.ErrorCode, words ...string) api.ErrorBody {
+func wantMCPRefusal(t *testing.T, r *result, status int, code api.Reason, words ...string) api.ErrorBody {
 	t.Helper()
 	var got mcpRefusal
 	if err := json.Unmarshal(r.body, &got); err != nil || r.status != status || got.JSONRPC != "2.0" ||
@@ -69,7 +69,7 @@ func TestMCPBatchRefused(t *testing.T) {
 	for _, body := range []string{"[" + call + "," + call + "]", " \n[" + call + "]", "[]", toolsListBatch(1150)} {
 		for _, version := range []string{"2025-03-26", "2025-06-18"} {
 			r := ts.do(t, http.MethodPost, "/mcp", body, mcpHeaders(version))
-			wantMCPRefusal(t, r, http.StatusBadRequest, api.CodeInvalidJSON, "batches are not supported since MCP 2025-06-18", "one message per request")
+			wantMCPRefusal(t, r, http.StatusBadRequest, api.ReasonInvalidJSON, "batches are not supported since MCP 2025-06-18", "one message per request")
 			if len(r.body) > 1000 {
 				t.Errorf("%d bytes", len(r.body))
 			}
@@ -92,5 +92,5 @@ func TestMCPBodyTooLarge(t *testing.T) {
 		t.Fatalf("a body of 64 KiB: %d %.300s", r.status, r.body)
 	}
 	r := ts.do(t, http.MethodPost, "/mcp", padded(api.MaxBody+1), mcpHeaders("2025-06-18"))
-	wantMCPRefusal(t, r, http.StatusRequestEntityTooLarge, api.CodeBodyTooLarge, "65536 bytes")
+	wantMCPRefusal(t, r, http.StatusRequestEntityTooLarge, api.ReasonBodyTooLarge, "65536 bytes")
 }

@@ -48,7 +48,7 @@ func toolErrorBody(t *testing.T, res *mcp.CallToolResult) api.ErrorBody {
 		t.Fatalf("not a tool error: %+v", res)
 	}
 	var e api.ErrorBody
-	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &e); err != nil || e.Code == "" || e.Hint == "" || e.Message == "" {
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &e); err != nil || e.Reason == "" || e.Hint == "" || e.Message == "" {
 		t.Fatalf("tool error %q: %v", res.Content[0].(*mcp.TextContent).Text, err)
 	}
 	return e
@@ -161,7 +161,7 @@ func TestMCPCall(t *testing.T) {
 			// Nothing but the image, and the warnings of the style (margin 0), which never
 			// quote the payload.
 			for _, extra := range res.Content[1:] {
-				if text, ok := extra.(*mcp.TextContent); !ok || !strings.HasPrefix(text.Text, "Warning "+api.CodeSmallQuietZone+" (margin): ") {
+				if text, ok := extra.(*mcp.TextContent); !ok || !strings.HasPrefix(text.Text, "Warning "+api.ReasonSmallQuietZone+" (margin): ") {
 					t.Errorf("%v: a private code with the content block %+v", c.args, extra)
 				}
 			}
@@ -183,26 +183,26 @@ func TestMCPErrors(t *testing.T) {
 	cs := mcpSession(t, newTestServer(t, Config{}))
 	for _, c := range []struct {
 		args map[string]any
-		code api.ErrorCode
+		code api.Reason
 	}{
-		{map[string]any{"url": "example.com"}, payload.CodeMissingField},
-		{map[string]any{"type": "url"}, payload.CodeMissingField},
-		{map[string]any{"type": "url", "url": "javascript:alert(1)"}, payload.CodeInvalidURL},
-		{map[string]any{"type": "wifi", "ssid": "x", "password": "short"}, payload.CodeInvalidPassword},
-		{map[string]any{"type": "text", "text": "x", "data": "raw"}, api.CodeUnknownField},
-		{map[string]any{"type": "text", "text": "x", "format": "svg"}, api.CodeUnknownField},
-		{map[string]any{"type": "text", "text": "x", "colour": "000000"}, api.CodeUnknownField},
-		{map[string]any{"type": "text", "text": "x", "size": 64}, api.CodeInvalidValue},
-		{map[string]any{"type": "text", "text": "x", "size": "big"}, api.CodeWrongType},
-		{map[string]any{"type": "text", "text": "x", "color": "FFFFFF", "background": "000000"}, api.CodeLowContrast},
-		{map[string]any{"type": "text", "text": strings.Repeat("x", 2049)}, payload.CodePayloadTooLarge},
-		{map[string]any{"type": "text", "text": strings.Repeat("x", 1300), "ecc": "H"}, api.CodeNotEncodable},
+		{map[string]any{"url": "example.com"}, payload.ReasonMissingField},
+		{map[string]any{"type": "url"}, payload.ReasonMissingField},
+		{map[string]any{"type": "url", "url": "javascript:alert(1)"}, payload.ReasonInvalidURL},
+		{map[string]any{"type": "wifi", "ssid": "x", "password": "short"}, payload.ReasonInvalidPassword},
+		{map[string]any{"type": "text", "text": "x", "data": "raw"}, api.ReasonUnknownField},
+		{map[string]any{"type": "text", "text": "x", "format": "svg"}, api.ReasonUnknownField},
+		{map[string]any{"type": "text", "text": "x", "colour": "000000"}, api.ReasonUnknownField},
+		{map[string]any{"type": "text", "text": "x", "size": 64}, api.ReasonInvalidValue},
+		{map[string]any{"type": "text", "text": "x", "size": "big"}, api.ReasonWrongType},
+		{map[string]any{"type": "text", "text": "x", "color": "FFFFFF", "background": "000000"}, api.ReasonLowContrast},
+		{map[string]any{"type": "text", "text": strings.Repeat("x", 2049)}, payload.ReasonPayloadTooLarge},
+		{map[string]any{"type": "text", "text": strings.Repeat("x", 1300), "ecc": "H"}, api.ReasonNotEncodable},
 	} {
 		e := toolErrorBody(t, call(t, cs, c.args))
-		if e.Code != string(c.code) {
-			t.Errorf("%v: code %s (%s), want %s", c.args, e.Code, e.Message, c.code)
+		if e.Reason != string(c.code) {
+			t.Errorf("%v: code %s (%s), want %s", c.args, e.Reason, e.Message, c.code)
 		}
-		if strings.Contains(e.Message, "short") && c.code == payload.CodeInvalidPassword {
+		if strings.Contains(e.Message, "short") && c.code == payload.ReasonInvalidPassword {
 			t.Errorf("the error quotes the password: %s", e.Message)
 		}
 	}
@@ -226,10 +226,10 @@ func TestMCPRateLimit(t *testing.T) {
 		cs.ListTools(context.Background(), nil)
 	}
 	e := toolErrorBody(t, call(t, cs, map[string]any{"type": "text", "text": "x"}))
-	if e.Code != string(api.CodeRateLimited) || !strings.Contains(e.Hint, "60 seconds") {
+	if e.Reason != string(api.ReasonRateLimited) || !strings.Contains(e.Hint, "60 seconds") {
 		t.Errorf("61st: %+v", e)
 	}
-	ts.get(t, "/api/qr-code.svg?text=x").wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+	ts.get(t, "/api/qr-code.svg?text=x").wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 }
 
 // TestMCPTransport checks the wire behaviour around the SDK: GET /mcp is 405 with Allow, a
@@ -237,7 +237,7 @@ func TestMCPRateLimit(t *testing.T) {
 func TestMCPTransport(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	r := ts.do(t, http.MethodGet, "/mcp", "", nil)
-	if r.wantError(t, http.StatusMethodNotAllowed, api.CodeMethodNotAllowed); !strings.Contains(r.header.Get("Allow"), "POST") {
+	if r.wantError(t, http.StatusMethodNotAllowed, api.ReasonMethodNotAllowed); !strings.Contains(r.header.Get("Allow"), "POST") {
 		t.Errorf("Allow %q", r.header.Get("Allow"))
 	}
 }

@@ -171,7 +171,7 @@ func TestPageFormsWithoutScript(t *testing.T) {
 }
 
 // TestPageWordsEveryWarning: the page asks for the SVG alone and words the warnings that its
-// X-QR-Warning header names by their codes, from the list api.WarningCodes that the served page
+// X-QR-Warning header names by their codes, from the list api.WarningReasons that the served page
 // carries (data-warnings), not from a copy in its script.
 func TestPageWordsEveryWarning(t *testing.T) {
 	page := string(newTestServer(t, Config{}).get(t, "/").body)
@@ -183,21 +183,21 @@ func TestPageWordsEveryWarning(t *testing.T) {
 	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &words); err != nil {
 		t.Fatal(err)
 	}
-	if len(words) != len(api.WarningCodes) {
-		t.Errorf("data-warnings words %d codes, api.WarningCodes has %d", len(words), len(api.WarningCodes))
+	if len(words) != len(api.WarningReasons) {
+		t.Errorf("data-warnings words %d codes, api.WarningReasons has %d", len(words), len(api.WarningReasons))
 	}
-	for _, w := range api.WarningCodes {
-		if words[w.Code] != strings.ReplaceAll(w.Description, "`", "") {
-			t.Errorf("%s is worded %q, want %q", w.Code, words[w.Code], w.Description)
+	for _, w := range api.WarningReasons {
+		if words[w.Reason] != strings.ReplaceAll(w.Description, "`", "") {
+			t.Errorf("%s is worded %q, want %q", w.Reason, words[w.Reason], w.Description)
 		}
 	}
 	script, err := web.Files.ReadFile("app.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range api.WarningCodes {
-		if strings.Contains(string(script), w.Code) {
-			t.Errorf("app.js holds the warning code %s: a copy of the service's list", w.Code)
+	for _, w := range api.WarningReasons {
+		if strings.Contains(string(script), w.Reason) {
+			t.Errorf("app.js holds the warning code %s: a copy of the service's list", w.Reason)
 		}
 	}
 }

@@ -76,7 +76,7 @@ func TestStyle(t *testing.T) {
 	if j.Version != 2 || j.ECC != "Q" || j.Logo != "banana" || j.Size != 512 || j.Margin != 0 || j.Color != "#000000" || j.ModulePx != 512/j.Modules {
 		t.Errorf("%+v", j)
 	}
-	if w := r.header.Get("X-QR-Warning"); w != api.CodeSmallQuietZone {
+	if w := r.header.Get("X-QR-Warning"); w != api.ReasonSmallQuietZone {
 		t.Errorf("X-QR-Warning %q for margin 0", w)
 	}
 	if d := r.header.Get("Content-Disposition"); d != `attachment; filename="qr-url.json"` || r.header.Get("X-QR-Logo") != "banana" {
@@ -121,7 +121,7 @@ func TestLogoTooCostly(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	text := strings.Repeat("ü", 1200) // 2,400 bytes: more than version 40-M holds
 	r := ts.post(t, `{"text":"`+text+`","ecc":"L","logo":"banana","format":"png"}`)
-	if e := r.wantError(t, http.StatusUnprocessableEntity, api.CodeNotEncodable); !strings.Contains(e.Hint, "logo=none") {
+	if e := r.wantError(t, http.StatusUnprocessableEntity, api.ReasonNotEncodable); !strings.Contains(e.Hint, "logo=none") {
 		t.Errorf("hint %q", e.Hint)
 	}
 	if r := ts.post(t, `{"text":"`+text+`","ecc":"L","format":"png"}`); r.status != http.StatusOK {

@@ -105,7 +105,7 @@ func TestForwardedPortsSeparateBudgets(t *testing.T) {
 				t.Fatalf("%s: request %d: %d", pair[0], i+1, r.status)
 			}
 		}
-		code(pair[0]).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+		code(pair[0]).wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 		if r := code(pair[1]); r.status != http.StatusOK {
 			t.Errorf("%s after %s spent its budget: %d", pair[1], pair[0], r.status)
 		}
@@ -136,7 +136,7 @@ func TestMalformedHostNoLink(t *testing.T) {
 			t.Fatalf("Host %s: %d %.200s", c.host, res.StatusCode, body)
 		}
 		if !c.ok {
-			if j.ImageURL != nil || j.SVGURL != nil || len(j.Warnings) != 1 || j.Warnings[0].Code != api.CodeNoPublicURL {
+			if j.ImageURL != nil || j.SVGURL != nil || len(j.Warnings) != 1 || j.Warnings[0].Reason != api.ReasonNoPublicURL {
 				t.Errorf("Host %s: image_url %v, svg_url %v, warnings %+v", c.host, j.ImageURL, j.SVGURL, j.Warnings)
 			}
 			continue

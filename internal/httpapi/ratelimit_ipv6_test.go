@@ -28,7 +28,7 @@ func TestRateLimitIPv6Prefix(t *testing.T) {
 				t.Fatalf("/%d: %s: %d", c.prefix, ip, r.status)
 			}
 		}
-		code(c.sameBits).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+		code(c.sameBits).wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 		if r := code("2001:db8:2::1"); r.status != http.StatusOK {
 			t.Errorf("/%d: another prefix: %d", c.prefix, r.status)
 		}

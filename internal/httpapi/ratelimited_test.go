@@ -26,7 +26,7 @@ func TestRateLimitedEverywhere(t *testing.T) {
 	// returns its error object.
 	refused := func(what string, r *result, retry int) api.ErrorBody {
 		t.Helper()
-		e := r.wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+		e := r.wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 		if got := r.header.Get("Retry-After"); got != strconv.Itoa(retry) {
 			t.Errorf("%s: Retry-After %q, want %d", what, got, retry)
 		}
@@ -44,7 +44,7 @@ func TestRateLimitedEverywhere(t *testing.T) {
 	// A batch of 11 never fits a budget of 10: its hint says so, and Retry-After still follows
 	// the rule.
 	r := ts.postBatch(t, batch(11), nil)
-	if e := r.wantError(t, http.StatusTooManyRequests, api.CodeRateLimited); e.Hint != "Send at most 10 requests a batch." {
+	if e := r.wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited); e.Hint != "Send at most 10 requests a batch." {
 		t.Errorf("batch of 11: hint %q", e.Hint)
 	}
 	for i := range 4 {

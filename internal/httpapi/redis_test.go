@@ -42,7 +42,7 @@ func TestReplicasShareBudget(t *testing.T) {
 		}
 	}
 	for _, ts := range []*testServer{a, b} {
-		ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.CodeRateLimited)
+		ts.do(t, http.MethodGet, "/api/qr-code.svg?text=x", "", caller).wantError(t, http.StatusTooManyRequests, api.ReasonRateLimited)
 	}
 	var ready Readiness
 	if err := json.Unmarshal(a.get(t, "/readyz").body, &ready); err != nil {

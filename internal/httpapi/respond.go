@@ -57,7 +57,7 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // logged (without the request's payload) and answered as INTERNAL_ERROR.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := api.ErrorOf(err)
-	if e.Code == api.CodeInternal {
+	if e.Reason == api.ReasonInternal {
 		s.cfg.Logger.ErrorContext(r.Context(), "request failed", "error", err.Error(), "request_id", requestID(w))
 	}
 	h := w.Header()

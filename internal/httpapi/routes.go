@@ -57,13 +57,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	policy := corsPolicy(r.URL.Path)
 	policy.Respond(w.Header(), r)
 	if headerBytes(r) > api.MaxHeaderBytes {
-		s.writeError(w, r, api.NewError(api.CodeHeadersTooLarge, "", "Send at most 16 KiB of request line and headers: leave out large cookies or custom headers.",
+		s.writeError(w, r, api.NewError(api.ReasonHeadersTooLarge, "", "Send at most 16 KiB of request line and headers: leave out large cookies or custom headers.",
 			"the request line and headers are larger than %d bytes", api.MaxHeaderBytes))
 		return
 	}
 	methods, ok := s.routes[r.URL.Path]
 	if !ok {
-		s.writeError(w, r, api.NewError(api.CodeNotFound, "", "See /openapi.json for the paths of the API.", "there is no %s", r.URL.Path))
+		s.writeError(w, r, api.NewError(api.ReasonNotFound, "", "See /openapi.json for the paths of the API.", "there is no %s", r.URL.Path))
 		return
 	}
 	method := r.Method
@@ -80,7 +80,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Allow", allow)
-	s.writeError(w, r, api.NewError(api.CodeMethodNotAllowed, "", "Use "+allow+".", "%s takes no %s", r.URL.Path, r.Method))
+	s.writeError(w, r, api.NewError(api.ReasonMethodNotAllowed, "", "Use "+allow+".", "%s takes no %s", r.URL.Path, r.Method))
 }
 
 // exposedHeaders are the response headers a browser script may read from the API's routes: what

@@ -149,12 +149,12 @@ func typeNames(types []payload.Type) string {
 	return strings.Join(names, " ")
 }
 
-// warnings returns the warning codes with what each means (api.WarningCodes), as a JSON object:
+// warnings returns the warning codes with what each means (api.WarningReasons), as a JSON object:
 // the page words X-QR-Warning's codes with it.
 func warnings() string {
 	m := map[string]string{}
-	for _, w := range api.WarningCodes {
-		m[w.Code] = strings.ReplaceAll(w.Description, "`", "")
+	for _, w := range api.WarningReasons {
+		m[w.Reason] = strings.ReplaceAll(w.Description, "`", "")
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

@@ -28,9 +28,9 @@ import (
 
 // JSON-RPC 2.0 error codes (section 5.1) of the refusals.
 const (
-	// CodeInvalidRequest is "Invalid Request": the JSON sent is not a valid Request object;
+	// JSONRPCInvalidRequest is "Invalid Request": the JSON sent is not a valid Request object;
 	// a batch, which the server does not take, and a body it cannot read.
-	CodeInvalidRequest = -32600
+	JSONRPCInvalidRequest = -32600
 )
 
 // Refusal is why Read refused a body, or Accepted.
@@ -93,7 +93,7 @@ func (b *Body) Read(w http.ResponseWriter, r *http.Request) ([]byte, Refusal) {
 	}
 	if refusal != Accepted {
 		msg := b.Message(refusal)
-		WriteError(w, refusal.Status(), nil, CodeInvalidRequest, msg, b.ErrorData(refusal, msg))
+		WriteError(w, refusal.Status(), nil, JSONRPCInvalidRequest, msg, b.ErrorData(refusal, msg))
 		return nil, refusal
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
@@ -145,7 +145,7 @@ type errorResponse struct {
 
 // errorObject is a JSON-RPC 2.0 error object (section 5.1).
 type errorObject struct {
-	Code    int    `json:"code"`
+	Number  int    `json:"code"`
 	Message string `json:"message"`
 	Data    any    `json:"data"`
 }

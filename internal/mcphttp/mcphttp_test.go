@@ -74,7 +74,7 @@ func TestBody(t *testing.T) {
 			JSONRPC string          `json:"jsonrpc"`
 			ID      json.RawMessage `json:"id"`
 			Error   struct {
-				Code    int    `json:"code"`
+				Number  int    `json:"code"`
 				Message string `json:"message"`
 				Data    struct {
 					Refusal int    `json:"refusal"`
@@ -84,7 +84,7 @@ func TestBody(t *testing.T) {
 		}
 		err := json.Unmarshal(w.Body.Bytes(), &resp)
 		if called || err != nil || w.Code != c.refusal.Status() || resp.JSONRPC != "2.0" || string(resp.ID) != "null" ||
-			resp.Error.Code != CodeInvalidRequest || !strings.Contains(resp.Error.Message, c.contains) ||
+			resp.Error.Number != JSONRPCInvalidRequest || !strings.Contains(resp.Error.Message, c.contains) ||
 			resp.Error.Data.Refusal != int(c.refusal) || resp.Error.Data.Message != resp.Error.Message ||
 			w.Header().Get("Content-Type") != "application/json" {
 			t.Errorf("%s: called %v, %d %s %v", c.name, called, w.Code, w.Body, err)

@@ -34,7 +34,7 @@ func rpc2026(t *testing.T, h http.Handler, method, params, capabilities string) 
 }
 
 // errorCode returns the JSON-RPC error code of answer, 0 for a result.
-func errorCode(answer map[string]any) int {
+func errorNumber(answer map[string]any) int {
 	e, _ := answer["error"].(map[string]any)
 	code, _ := e["code"].(float64)
 	return int(code)
@@ -55,7 +55,7 @@ func TestDiscoverMatchesAnswers(t *testing.T) {
 		_, isDeclared := declared[capability]
 		method := call[0]
 		status, answer := rpc2026(t, h, method, call[1], "{}")
-		answered := errorCode(answer) != -32601
+		answered := errorNumber(answer) != -32601
 		if isDeclared != answered {
 			t.Errorf("%s: declared %v in %v, but %s answers %d %v", capability, isDeclared, declared, method, status, answer)
 		}
@@ -71,11 +71,11 @@ func TestTasksMethods(t *testing.T) {
 		status, answer := rpc2026(t, h, method, `"taskId":"t1"`, "{}")
 		data, _ := answer["error"].(map[string]any)["data"].(map[string]any)
 		required, _ := data["requiredCapabilities"].(map[string]any)["extensions"].(map[string]any)
-		if _, ok := required["io.modelcontextprotocol/tasks"]; status != http.StatusBadRequest || errorCode(answer) != -32021 || !ok || answer["id"] != 7.0 {
+		if _, ok := required["io.modelcontextprotocol/tasks"]; status != http.StatusBadRequest || errorNumber(answer) != -32021 || !ok || answer["id"] != 7.0 {
 			t.Errorf("%s without the extension: %d %v", method, status, answer)
 		}
 		status, answer = rpc2026(t, h, method, `"taskId":"t1"`, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-		if status != http.StatusBadRequest || errorCode(answer) != -32602 {
+		if status != http.StatusBadRequest || errorNumber(answer) != -32602 {
 			t.Errorf("%s with the extension: %d %v", method, status, answer)
 		}
 	}

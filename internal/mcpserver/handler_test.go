@@ -293,7 +293,7 @@ func TestCallRateLimited(t *testing.T) {
 	f := &fakes{admit: false, limit: 5}
 	cs := session(t, f.config(), edge("192.0.2.9", "https://qr.example.com"))
 	e := errorBody(t, callTool(t, cs, `{"type":"text","text":"x"}`))
-	want := api.ErrorBody{Error: "more than 5 codes a minute", Code: string(api.CodeRateLimited),
+	want := api.ErrorBody{Error: "more than 5 codes a minute", Reason: string(api.ReasonRateLimited),
 		Message: "more than 5 codes a minute", Hint: "Wait 60 seconds before asking again; do not retry in a tight loop."}
 	if e != want {
 		t.Errorf("got  %+v\nwant %+v", e, want)
@@ -315,29 +315,29 @@ func TestCallErrors(t *testing.T) {
 		counted  bool
 	}{
 		{"raw data", `{"type":"text","data":"x"}`, nil,
-			api.ErrorOf(api.NewError(api.CodeUnknownField, "data", "Remove data: generate_qr does not take raw QR strings; give type and its fields.", "generate_qr takes no data")).Body(), false},
+			api.ErrorOf(api.NewError(api.ReasonUnknownField, "data", "Remove data: generate_qr does not take raw QR strings; give type and its fields.", "generate_qr takes no data")).Body(), false},
 		{"format", `{"type":"text","text":"x","format":"svg"}`, nil,
-			api.ErrorOf(api.NewError(api.CodeUnknownField, "format", "Remove format; generate_qr always returns a PNG.", "generate_qr takes no format")).Body(), false},
+			api.ErrorOf(api.NewError(api.ReasonUnknownField, "format", "Remove format; generate_qr always returns a PNG.", "generate_qr takes no format")).Body(), false},
 		{"no type", `{"text":"x"}`, nil,
-			api.ErrorOf(api.NewError(payload.CodeMissingField, "type", "Add type: url, wifi, vcard, email, sms, text, tel, geo, event or epc, with its fields.", "type is required")).Body(), false},
+			api.ErrorOf(api.NewError(payload.ReasonMissingField, "type", "Add type: url, wifi, vcard, email, sms, text, tel, geo, event or epc, with its fields.", "type is required")).Body(), false},
 		{"wrong type", `{"type":"text","text":"x","size":"big"}`, nil,
-			api.ErrorOf(api.NewError(api.CodeWrongType, "size", "Send size as a JSON integer.", "size must be a JSON integer")).Body(), false},
+			api.ErrorOf(api.NewError(api.ReasonWrongType, "size", "Send size as a JSON integer.", "size must be a JSON integer")).Body(), false},
 		{"generate's api error", `{"type":"text","text":"x"}`,
 			func(context.Context, *api.Request) (*generate.Result, error) {
-				return nil, api.NewError(api.CodeNotEncodable, "size", "Use size 300 or more.", "too small")
+				return nil, api.NewError(api.ReasonNotEncodable, "size", "Use size 300 or more.", "too small")
 			},
-			api.ErrorBody{Error: "too small", Code: "NOT_ENCODABLE", Message: "too small", Hint: "Use size 300 or more."}, true},
+			api.ErrorBody{Error: "too small", Reason: "NOT_ENCODABLE", Message: "too small", Hint: "Use size 300 or more."}, true},
 		{"generate's payload error", `{"type":"text","text":"x"}`,
 			func(context.Context, *api.Request) (*generate.Result, error) {
-				return nil, &payload.Error{Code: payload.CodeInvalidPhone, Field: "phone", Message: "bad phone", Hint: "Fix it."}
+				return nil, &payload.Error{Reason: payload.ReasonInvalidPhone, Field: "phone", Message: "bad phone", Hint: "Fix it."}
 			},
-			api.ErrorBody{Error: "bad phone", Code: "INVALID_PHONE", Message: "bad phone", Hint: "Fix it."}, true},
+			api.ErrorBody{Error: "bad phone", Reason: "INVALID_PHONE", Message: "bad phone", Hint: "Fix it."}, true},
 		{"generate's fault", `{"type":"text","text":"x"}`,
 			func(context.Context, *api.Request) (*generate.Result, error) { return nil, context.DeadlineExceeded },
 			api.ErrorOf(context.DeadlineExceeded).Body(), true},
 		{"low contrast", `{"type":"text","text":"x","color":"FFFFFF","background":"000000"}`, nil, lowContrast(t), true},
 		{"too long at H", `{"type":"text","text":"` + strings.Repeat("x", 1300) + `","ecc":"H"}`, nil,
-			api.ErrorBody{Error: "the payload (1300 bytes) does not fit a QR code at level H", Code: "NOT_ENCODABLE",
+			api.ErrorBody{Error: "the payload (1300 bytes) does not fit a QR code at level H", Reason: "NOT_ENCODABLE",
 				Message: "the payload (1300 bytes) does not fit a QR code at level H",
 				Hint:    "At error correction level H a code holds at most 1273 bytes of this text; shorten it, lower ecc, or encode a URL that points to it."}, true},
 	}
@@ -363,7 +363,7 @@ func lowContrast(t *testing.T) api.ErrorBody {
 	}
 	_, err = generate.Code(&r)
 	e := api.ErrorOf(err)
-	if e.Code != api.CodeLowContrast || !strings.HasPrefix(e.Hint, "Use a darker color") {
+	if e.Reason != api.ReasonLowContrast || !strings.HasPrefix(e.Hint, "Use a darker color") {
 		t.Fatalf("white on black: %+v", e)
 	}
 	return e.Body()

@@ -113,11 +113,11 @@ func Handler(cfg Config) http.Handler {
 func refusalError(refusal mcphttp.Refusal, msg string) any {
 	switch refusal {
 	case mcphttp.Batch:
-		return api.NewError(api.CodeInvalidJSON, "", "Send each JSON-RPC message in a request of its own (MCP 2025-06-18 removed batches).", "%s", msg).Body()
+		return api.NewError(api.ReasonInvalidJSON, "", "Send each JSON-RPC message in a request of its own (MCP 2025-06-18 removed batches).", "%s", msg).Body()
 	case mcphttp.TooLarge:
-		return api.NewError(api.CodeBodyTooLarge, "", "Send at most 64 KiB: one tools/call with its arguments.", "%s", msg).Body()
+		return api.NewError(api.ReasonBodyTooLarge, "", "Send at most 64 KiB: one tools/call with its arguments.", "%s", msg).Body()
 	default:
-		return api.NewError(api.CodeInvalidJSON, "", "Send the whole body.", "%s", msg).Body()
+		return api.NewError(api.ReasonInvalidJSON, "", "Send the whole body.", "%s", msg).Body()
 	}
 }
 
@@ -178,7 +178,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 			// to read a tool error. The SDK answers a JSON-RPC error, if anything.
 			return nil, ctx.Err()
 		}
-		if api.ErrorOf(err).Code == api.CodeOverloaded && t.cfg.Refund != nil {
+		if api.ErrorOf(err).Reason == api.ReasonOverloaded && t.cfg.Refund != nil {
 			t.cfg.Refund(ctx, caller.Key, 1) // not made: not charged
 		}
 		t.logFault(err)
@@ -193,7 +193,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 func checkArguments(args json.RawMessage) error {
 	var fields map[string]json.RawMessage
 	if len(args) == 0 || json.Unmarshal(args, &fields) != nil || fields == nil {
-		return api.NewError(api.CodeInvalidJSON, "", `Pass the arguments as an object, such as {"type":"url","url":"https://example.com"}.`,
+		return api.NewError(api.ReasonInvalidJSON, "", `Pass the arguments as an object, such as {"type":"url","url":"https://example.com"}.`,
 			"the arguments are not a JSON object")
 	}
 	for _, name := range []string{"data", "format", "download"} {
@@ -202,11 +202,11 @@ func checkArguments(args json.RawMessage) error {
 			if name == "data" {
 				hint = "Remove data: generate_qr does not take raw QR strings; give type and its fields."
 			}
-			return api.NewError(api.CodeUnknownField, name, hint, "generate_qr takes no %s", name)
+			return api.NewError(api.ReasonUnknownField, name, hint, "generate_qr takes no %s", name)
 		}
 	}
 	if _, ok := fields["type"]; !ok {
-		return api.NewError(payload.CodeMissingField, "type", "Add type: "+payload.JoinWords(payload.Types, "or")+", with its fields.",
+		return api.NewError(payload.ReasonMissingField, "type", "Add type: "+payload.JoinWords(payload.Types, "or")+", with its fields.",
 			"type is required")
 	}
 	return nil
@@ -253,7 +253,7 @@ func codeResult(res *generate.Result, base string, r *api.Request) *mcp.CallTool
 		out.Content = append(out.Content, links(structured)...)
 	}
 	for _, wn := range res.Warnings {
-		out.Content = append(out.Content, &mcp.TextContent{Text: "Warning " + wn.Code + " (" + wn.Field + "): " + wn.Message})
+		out.Content = append(out.Content, &mcp.TextContent{Text: "Warning " + wn.Reason + " (" + wn.Field + "): " + wn.Message})
 	}
 	return out
 }

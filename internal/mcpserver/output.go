@@ -78,7 +78,7 @@ func output(res *generate.Result, base string, r *api.Request) *Output {
 	text := p.Text
 	out.Payload = &text
 	if base == "" {
-		out.Warnings = append(out.Warnings, api.Warning{Code: api.CodeNoPublicURL, Field: "",
+		out.Warnings = append(out.Warnings, api.Warning{Reason: api.ReasonNoPublicURL, Field: "",
 			Message: "The service knows no public address (no base URL and no Host), so image_url and svg_url are null; the image block holds the code."})
 		return out
 	}

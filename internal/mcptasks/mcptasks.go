@@ -30,8 +30,8 @@ const Revision = "2026-07-28"
 
 // JSON-RPC error codes of the answers (JSON-RPC 2.0 section 5.1; SEP-2575).
 const (
-	CodeInvalidParams                     = -32602
-	CodeMissingRequiredClientCapabilities = -32021
+	JSONRPCInvalidParams             = -32602
+	JSONRPCMissingClientCapabilities = -32021
 )
 
 // methods are the extension's methods on the server.
@@ -83,11 +83,11 @@ func answer(w http.ResponseWriter, r *http.Request, data []byte) bool {
 	}
 	if _, declared := meta.ClientCapabilities.Extensions[Extension]; !declared {
 		data := map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{Extension: map[string]any{}}}}
-		mcphttp.WriteError(w, http.StatusBadRequest, req.ID, CodeMissingRequiredClientCapabilities,
+		mcphttp.WriteError(w, http.StatusBadRequest, req.ID, JSONRPCMissingClientCapabilities,
 			req.Method+" needs the client capability extensions[\""+Extension+"\"], which the request did not declare", data)
 		return true
 	}
-	mcphttp.WriteError(w, http.StatusBadRequest, req.ID, CodeInvalidParams,
+	mcphttp.WriteError(w, http.StatusBadRequest, req.ID, JSONRPCInvalidParams,
 		"unknown taskId: this server creates no tasks", nil)
 	return true
 }
