@@ -75,10 +75,6 @@ const ReasonNoPublicURL = "NO_PUBLIC_URL"
 // HEADERS_TOO_LARGE.
 const MaxHeaderBytes = 16 << 10
 
-// The enumerations of the request, as the spec writes them (case-sensitive); the others are
-// in enum.go.
-var formats = map[string]Format{"json": FormatJSON, "svg": FormatSVG, "png": FormatPNG, "pdf": FormatPDF, "eps": FormatEPS}
-
 // SetStyle sets the style field name (color, background, format, logo, corners, ecc, size or
 // margin) from its text form, as a query string gives it, with the API's checks and errors:
 // what bananaqr encode's flags go through.
@@ -112,7 +108,7 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 			r.Background = c
 		}
 	case "format":
-		r.Format, err = enum(formats, name, value, "json, svg, png, pdf or eps")
+		r.Format, err = formats.parse(value)
 	case "logo":
 		r.Logo, err = logos.parse(value)
 	case "corners":
@@ -123,16 +119,6 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 		return false, nil
 	}
 	return true, err
-}
-
-// enum returns the value of an enumerated field, or an INVALID_VALUE error naming the allowed
-// ones.
-func enum[T any](m map[string]T, name, value, allowed string) (T, error) {
-	v, ok := m[value]
-	if !ok {
-		return v, NewError(ReasonInvalidValue, name, "Use "+allowed+".", "%s %q is not %s", name, value, allowed)
-	}
-	return v, nil
 }
 
 // setInt sets size or margin, checking its range.

@@ -8,17 +8,28 @@ import "strconv"
 // headers read them from here; a test holds the OpenAPI document to them.
 
 // StyleValues returns the allowed values of the enumerated style field name (format, logo,
-// corners or ecc) in order; nil for any other name.
+// corners or ecc) in document order; nil for any other name.
 func StyleValues(name string) []string {
+	var out []string
+	for _, c := range StyleChoices(name) {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// StyleChoices returns the values of the enumerated style field name (format, logo, corners or
+// ecc) in document order, with the words a form shows and their meanings (enum.go's tables); nil
+// for any other name.
+func StyleChoices(name string) []Choice {
 	switch name {
 	case "format":
-		return []string{string(FormatSVG), string(FormatPNG), string(FormatJSON), string(FormatPDF), string(FormatEPS)}
+		return formats.exported()
 	case "logo":
-		return logos.names()
+		return logos.exported()
 	case "corners":
-		return corners.names()
+		return corners.exported()
 	case "ecc":
-		return levels.names()
+		return levels.exported()
 	}
 	return nil
 }

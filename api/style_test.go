@@ -43,7 +43,8 @@ func TestStyleCatalogueMatchesParsing(t *testing.T) {
 }
 
 // TestOpenAPIStyles holds the OpenAPI document's request body to the catalogue: each style
-// property's enumeration and default.
+// property's default, and its enumeration in the tables' order with each value's meaning as
+// x-enum-descriptions and in the schema's description.
 func TestOpenAPIStyles(t *testing.T) {
 	var doc struct {
 		Components struct {
@@ -53,8 +54,10 @@ func TestOpenAPIStyles(t *testing.T) {
 					Enum    []string        `json:"enum"`
 					Default json.RawMessage `json:"default"`
 				} `json:"properties"`
-				Enum    []string        `json:"enum"`
-				Default json.RawMessage `json:"default"`
+				Enum        []string        `json:"enum"`
+				Default     json.RawMessage `json:"default"`
+				Meanings    []string        `json:"x-enum-descriptions"`
+				Description string          `json:"description"`
 			} `json:"schemas"`
 		} `json:"components"`
 	}
@@ -68,8 +71,11 @@ func TestOpenAPIStyles(t *testing.T) {
 			t.Errorf("QrRequest has no %s", name)
 			continue
 		}
+		var meanings []string
+		var description string
 		if ref, ok := strings.CutPrefix(p.Ref, "#/components/schemas/"); ok {
-			p.Enum, p.Default = doc.Components.Schemas[ref].Enum, doc.Components.Schemas[ref].Default
+			s := doc.Components.Schemas[ref]
+			p.Enum, p.Default, meanings, description = s.Enum, s.Default, s.Meanings, s.Description
 		}
 		var def any
 		if err := json.Unmarshal(p.Default, &def); err != nil {
@@ -78,8 +84,20 @@ func TestOpenAPIStyles(t *testing.T) {
 		if got := jsonText(def); got != want {
 			t.Errorf("%s: default %s, want %s", name, got, want)
 		}
-		if values := StyleValues(name); values != nil && !slices.Equal(sorted(p.Enum), sorted(values)) {
-			t.Errorf("%s: enum %v, want %v", name, p.Enum, values)
+		choices := StyleChoices(name)
+		if choices == nil {
+			continue
+		}
+		var want, wantMeanings, wantDescription []string
+		for _, c := range choices {
+			want, wantMeanings = append(want, c.Name), append(wantMeanings, c.Meaning)
+			wantDescription = append(wantDescription, "`"+c.Name+"`: "+c.Meaning)
+		}
+		if !slices.Equal(p.Enum, want) || !slices.Equal(meanings, wantMeanings) {
+			t.Errorf("%s: enum %q with x-enum-descriptions %q, want %q and %q", name, p.Enum, meanings, want, wantMeanings)
+		}
+		if d := strings.Join(wantDescription, "; ") + "."; description != d {
+			t.Errorf("%s: description %q, want %q", name, description, d)
 		}
 	}
 }
