@@ -61,19 +61,12 @@ func Encoding(r *api.Request) qr.Options {
 }
 
 // Check checks what no single field of r shows: that readers can tell the colours apart
-// (package contrast), else LOW_CONTRAST with a nearby pair that they can; and that an epc code
-// asks for neither the banana logo nor a level other than M, else INVALID_VALUE: the EPC
-// guideline fixes the level at M, which cannot spare the logo's modules.
+// (package contrast), else LOW_CONTRAST with a nearby pair that they can; and that the style
+// fields a payload type's standard fixes have their one value (FixedStyles: an epc code has no
+// logo and level M), else INVALID_VALUE.
 func Check(r *api.Request) error {
-	if r.Payload.Type == payload.EPC {
-		if r.Logo != api.LogoNone {
-			return api.NewError(api.ReasonInvalidValue, "logo", "Leave out the logo (logo=none) for epc codes: the EPC guideline fixes error correction at level M, which cannot spare the logo's modules.",
-				"logo banana is not available for epc codes")
-		}
-		if r.ECC != api.LevelM {
-			return api.NewError(api.ReasonInvalidValue, "ecc", "Leave out ecc (or give M) for epc codes: the EPC guideline requires level M.",
-				"ecc %s is not available for epc codes", r.ECC)
-		}
+	if err := checkFixed(r); err != nil {
+		return err
 	}
 	v := contrast.Judge(r.Color, r.Background)
 	if v.Readable {
