@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
+	"github.com/bananaqr/bananaqr/internal/must"
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
@@ -52,12 +52,12 @@ func TestRawPrivateNotEchoed(t *testing.T) {
 	} {
 		body, _ := json.Marshal(map[string]string{"data": c.data, "format": "json"})
 		for _, req := range []*http.Request{
-			must(http.NewRequest(http.MethodGet, srv.URL+"/api/qr-code?format=json&data="+url.QueryEscape(c.data), nil)),
-			must(http.NewRequest(http.MethodPost, srv.URL+"/api/qr-code", bytes.NewReader(body))),
+			must.Get(http.NewRequest(http.MethodGet, srv.URL+"/api/qr-code?format=json&data="+url.QueryEscape(c.data), nil))(t),
+			must.Get(http.NewRequest(http.MethodPost, srv.URL+"/api/qr-code", bytes.NewReader(body)))(t),
 		} {
 			req.Header.Set("Content-Type", "application/json")
-			res := must(srv.Client().Do(req))
-			raw := must(io.ReadAll(res.Body))
+			res := must.Get(srv.Client().Do(req))(t)
+			raw := must.Get(io.ReadAll(res.Body))(t)
 			res.Body.Close()
 			if res.StatusCode != http.StatusOK {
 				t.Fatalf("%s %q: %d %s", req.Method, c.data, res.StatusCode, raw)
@@ -80,21 +80,9 @@ func TestRawPrivateNotEchoed(t *testing.T) {
 			if m := svgTitle.FindStringSubmatch(r.SVG); m == nil || m[1] != "QR code ("+c.typ+")" {
 				t.Errorf("%s %q: SVG title %q", req.Method, c.data, m)
 			}
-			img, err := png.Decode(bytes.NewReader(must(base64.StdEncoding.DecodeString(r.PNGBase64))))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := qrtest.DecodeRendered(img, r.ModulePx); err != nil || got != c.data {
-				t.Errorf("%s %q: the code reads %q, %v", req.Method, c.data, got, err)
+			if _, got := qrtest.DecodePNG(t, must.Get(base64.StdEncoding.DecodeString(r.PNGBase64))(t), r.ModulePx); got != c.data {
+				t.Errorf("%s %q: the code reads %q", req.Method, c.data, got)
 			}
 		}
 	}
-}
-
-// must returns v, or panics on err (test set-up only).
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

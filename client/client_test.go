@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"image/png"
 	"io"
 	"log"
 	"log/slog"
@@ -59,20 +58,6 @@ func newClient(t *testing.T, url string, opts ...Option) *Client {
 	return c
 }
 
-// decodePNG reads a code back with gozxing.
-func decodePNG(t *testing.T, b []byte, modulePx int) string {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := qrtest.DecodeRendered(img, modulePx)
-	if err != nil {
-		t.Fatalf("gozxing: %v", err)
-	}
-	return text
-}
-
 // TestPayloadTypes: a code of every payload type, asked for with the typed request and every
 // vector of design/payload-vectors.json, decodes to exactly the payload; PNG and SVG are the
 // images of the JSON response.
@@ -90,7 +75,7 @@ func TestPayloadTypes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := decodePNG(t, pngBytes, res.ModulePx); got != want {
+		if _, got := qrtest.DecodePNG(t, pngBytes, res.ModulePx); got != want {
 			t.Errorf("%s: decoded %q, want %q", name, got, want)
 		}
 		if public := r.Payload.Type == payload.URL || r.Payload.Type == payload.Text; public != (res.Payload != nil) ||

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -61,7 +62,7 @@ func TestZeroRequest(t *testing.T) {
 		t.Errorf("a Request with only a payload made size %d, margin %d, %s on %s, logo %s, warnings %v; want the defaults",
 			res.Size, res.Margin, res.Color, res.Background, res.Logo, res.Warnings)
 	}
-	if got := decodePNG(t, mustBase64(t, res.PNGBase64), res.ModulePx); got != "hello" {
+	if _, got := qrtest.DecodePNG(t, mustBase64(t, res.PNGBase64), res.ModulePx); got != "hello" {
 		t.Errorf("it reads %q", got)
 	}
 	png, err := c.PNG(ctx, zero)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/payload"
 )
 
@@ -46,7 +47,7 @@ func TestExtensionTypes(t *testing.T) {
 			}
 			res := code.Response
 			png, _ := base64.StdEncoding.DecodeString(res.PNGBase64)
-			if got := decodePNG(t, png, res.ModulePx); got != v.Expected {
+			if _, got := qrtest.DecodePNG(t, png, res.ModulePx); got != v.Expected {
 				t.Errorf("%s vector %d: decoded %q, want %q", typ, i, got, v.Expected)
 			}
 			if res.Payload != nil || res.ImageURL != nil || res.PayloadType != string(typ) {

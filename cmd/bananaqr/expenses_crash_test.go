@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 )
 
 type crashBearer struct{ token string }
@@ -77,19 +77,6 @@ func expensesSession(t *testing.T, addr, token string) *mcp.ClientSession {
 	return cs
 }
 
-// callTool calls tool and decodes its result into out; a protocol or tool error is returned.
-func callTool(cs *mcp.ClientSession, tool string, args map[string]any, out any) error {
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		return err
-	}
-	if res.IsError {
-		return fmt.Errorf("%s: tool error %s", tool, res.Content[0].(*mcp.TextContent).Text)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	return json.Unmarshal(b, out)
-}
-
 // sumMinor adds decimal amounts of one currency as integers of minor units.
 func sumMinor(t *testing.T, amounts ...string) int64 {
 	t.Helper()
@@ -128,7 +115,7 @@ func TestExpensesCrash(t *testing.T) {
 	server, addr := startExpenses(t, bin, db)
 	setup := expensesSession(t, addr, token)
 	var g service.GroupDetails
-	if err := callTool(setup, "create_group", map[string]any{"name": "Trip", "currency": "EUR", "members": []string{"Ben", "Carl"}}, &g); err != nil {
+	if err := mcptest.Call(context.Background(), setup, "create_group", map[string]any{"name": "Trip", "currency": "EUR", "members": []string{"Ben", "Carl"}}, &g); err != nil {
 		t.Fatal(err)
 	}
 
@@ -147,7 +134,7 @@ func TestExpensesCrash(t *testing.T) {
 						"splits": map[string]any{"me": 2.5, "Ben": 5}}
 				}
 				var e service.Expense
-				if err := callTool(cs, "add_expense", args, &e); err != nil {
+				if err := mcptest.Call(context.Background(), cs, "add_expense", args, &e); err != nil {
 					return // the server is gone
 				}
 				mu.Lock()
@@ -171,7 +158,7 @@ func TestExpensesCrash(t *testing.T) {
 	cs := expensesSession(t, addr, token)
 	for id, want := range acked {
 		var got service.Expense
-		if err := callTool(cs, "get_expense", map[string]any{"id": id}, &got); err != nil {
+		if err := mcptest.Call(context.Background(), cs, "get_expense", map[string]any{"id": id}, &got); err != nil {
 			t.Fatalf("acknowledged expense %s: %v", id, err)
 		}
 		if got.Amount != want.Amount || !reflect.DeepEqual(got.Splits, want.Splits) || got.Deleted {
@@ -182,7 +169,7 @@ func TestExpensesCrash(t *testing.T) {
 	args := map[string]any{"limit": 100}
 	for {
 		var page service.ExpensePage
-		if err := callTool(cs, "list_expenses", args, &page); err != nil {
+		if err := mcptest.Call(context.Background(), cs, "list_expenses", args, &page); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range page.Expenses {

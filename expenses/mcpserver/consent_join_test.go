@@ -8,6 +8,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // TestConsentByJoining: an invitation is not a membership; once alice and bob both joined
@@ -87,12 +88,12 @@ func TestConsentRestore(t *testing.T) {
 		alice, bob, dave, _ := tripFixture(t, st)
 		users := map[string]store.User{}
 		for _, n := range []string{"alice", "bob", "dave"} {
-			users[n] = must(st.UserByName(ctx, n))(t)
+			users[n] = must.Get(st.UserByName(ctx, n))(t)
 		}
 		// dave invites bob; an expense with bob's share is stored in the group all the same.
-		g := must(st.NewGroup(ctx, users["dave"].ID, store.GroupSpec{Name: "Old", Currency: "EUR",
+		g := must.Get(st.NewGroup(ctx, users["dave"].ID, store.GroupSpec{Name: "Old", Currency: "EUR",
 			Invitees: []string{users["bob"].PersonID}}))(t)
-		e := must(st.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "old", Currency: "EUR", AmountMinor: 900,
+		e := must.Get(st.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "old", Currency: "EUR", AmountMinor: 900,
 			PaidBy: users["dave"].PersonID, Date: "2026-01-01", CreatedBy: users["dave"].ID,
 			Shares: []store.Share{{PersonID: users["bob"].PersonID, AmountMinor: 900}}}))(t)
 		noDebts(t, bob, "bob")
@@ -100,7 +101,7 @@ func TestConsentRestore(t *testing.T) {
 		wantError(t, dave, "restore_expense", map[string]any{"id": e.ID}, service.ReasonForbidden)
 
 		// Outside a group: alice and bob share no group and are not friends.
-		e2 := must(st.AddExpense(ctx, store.Expense{Title: "old", Currency: "EUR", AmountMinor: 700,
+		e2 := must.Get(st.AddExpense(ctx, store.Expense{Title: "old", Currency: "EUR", AmountMinor: 700,
 			PaidBy: users["alice"].PersonID, Date: "2026-01-01", CreatedBy: users["alice"].ID,
 			Shares: []store.Share{{PersonID: users["bob"].PersonID, AmountMinor: 700}}}))(t)
 		call[service.Expense](t, bob, "delete_expense", map[string]any{"id": e2.ID})
@@ -115,15 +116,4 @@ func TestConsentRestore(t *testing.T) {
 		}
 		_ = alice
 	})
-}
-
-// must fails the test on an error: must(f())(t).
-func must[T any](v T, err error) func(*testing.T) T {
-	return func(t *testing.T) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 }

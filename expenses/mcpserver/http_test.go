@@ -13,18 +13,8 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 	"github.com/bananaqr/bananaqr/internal/cors"
+	"github.com/bananaqr/bananaqr/internal/cors/corstest"
 )
-
-// headerList returns the comma-separated values of h's header name, lower-cased.
-func headerList(h http.Header, name string) []string {
-	var out []string
-	for _, v := range strings.Split(h.Get(name), ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, strings.ToLower(v))
-		}
-	}
-	return out
-}
 
 // TestMetadata checks the protected resource metadata (RFC 9728) at both of its paths: the
 // same JSON document, application/json, cacheable with an ETag answered 304, readable from any
@@ -66,7 +56,7 @@ func TestMetadata(t *testing.T) {
 		}
 		pre := do(t, http.MethodOptions, f.base+path, "", "Origin", "https://client.example",
 			"Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "mcp-protocol-version")
-		if pre.status != http.StatusNoContent || !slices.Contains(headerList(pre.header, "Access-Control-Allow-Headers"), "mcp-protocol-version") {
+		if pre.status != http.StatusNoContent || !slices.Contains(corstest.List(pre.header, "Access-Control-Allow-Headers"), "mcp-protocol-version") {
 			t.Errorf("%s preflight: %d %v", path, pre.status, pre.header)
 		}
 	}
@@ -110,9 +100,9 @@ func TestCORS(t *testing.T) {
 	f := newFixture(t, storetest.Open(t, storetest.SQLitePath(t)))
 	pre := do(t, http.MethodOptions, f.url, "", "Origin", "https://client.example", "Access-Control-Request-Method", "POST",
 		"Access-Control-Request-Headers", strings.ToLower(strings.Join(cors.MCPRequestHeaders, ",")))
-	allowed := headerList(pre.header, "Access-Control-Allow-Headers")
+	allowed := corstest.List(pre.header, "Access-Control-Allow-Headers")
 	if pre.status != http.StatusNoContent || pre.header.Get("Access-Control-Allow-Origin") != "*" ||
-		!slices.Contains(headerList(pre.header, "Access-Control-Allow-Methods"), "post") {
+		!slices.Contains(corstest.List(pre.header, "Access-Control-Allow-Methods"), "post") {
 		t.Fatalf("preflight: %d %v", pre.status, pre.header)
 	}
 	for _, h := range []string{"Content-Type", "Authorization", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "Mcp-Method", "Mcp-Name"} {
@@ -127,7 +117,7 @@ func TestCORS(t *testing.T) {
 			h = append(h, "Authorization", c.authorization)
 		}
 		got := do(t, http.MethodPost, f.url, callBody, h...)
-		exposed := headerList(got.header, "Access-Control-Expose-Headers")
+		exposed := corstest.List(got.header, "Access-Control-Expose-Headers")
 		if got.status == 401 != (c.name == "401") || got.header.Get("Access-Control-Allow-Origin") != "*" ||
 			!slices.Contains(exposed, "www-authenticate") || !slices.Contains(exposed, "mcp-session-id") {
 			t.Errorf("%s: %d %v", c.name, got.status, got.header)

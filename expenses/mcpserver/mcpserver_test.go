@@ -19,6 +19,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 )
 
 type fixture struct {
@@ -111,22 +112,10 @@ func (f *fixture) session(t *testing.T, user string) *mcp.ClientSession {
 	return cs
 }
 
-func callRaw(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s %v: protocol error %v", tool, args, err)
-	}
-	return res
-}
-
 // call calls tool and decodes its successful result into T.
 func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) T {
 	t.Helper()
-	res := callRaw(t, cs, tool, args)
+	res := mcptest.CallTool(t, cs, tool, args)
 	if res.IsError {
 		t.Fatalf("%s %v: tool error %s", tool, args, res.Content[0].(*mcp.TextContent).Text)
 	}
@@ -145,7 +134,7 @@ func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[stri
 // message.
 func wantError(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, code string) string {
 	t.Helper()
-	res := callRaw(t, cs, tool, args)
+	res := mcptest.CallTool(t, cs, tool, args)
 	if !res.IsError || len(res.Content) != 1 || res.StructuredContent != nil {
 		t.Fatalf("%s %v: not a tool error: %+v", tool, args, res)
 	}

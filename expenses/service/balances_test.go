@@ -10,6 +10,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/money"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // TestBalancesNeverBreak replays the attack that broke balances for good (expenses of the
@@ -29,10 +30,10 @@ func testBalancesNeverBreak(t *testing.T, st *store.Store, n int) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC)
 	svc := New(st, func() time.Time { return now })
-	mallory := must(st.CreateUser(ctx, "Mallory"))(t)
-	victim := must(st.CreateUser(ctx, "Victim"))(t)
+	mallory := must.Get(st.CreateUser(ctx, "Mallory"))(t)
+	victim := must.Get(st.CreateUser(ctx, "Victim"))(t)
 	add := func(payer store.User, debtor store.User, minor int64, cur string) string {
-		e := must(st.AddExpense(ctx, store.Expense{Title: "x", Currency: cur, AmountMinor: minor, PaidBy: payer.PersonID,
+		e := must.Get(st.AddExpense(ctx, store.Expense{Title: "x", Currency: cur, AmountMinor: minor, PaidBy: payer.PersonID,
 			Date: "2026-03-31", CreatedBy: payer.ID, CreatedAt: now,
 			Shares: []store.Share{{PersonID: debtor.PersonID, AmountMinor: minor}}}))(t)
 		return e.ID
@@ -41,7 +42,7 @@ func testBalancesNeverBreak(t *testing.T, st *store.Store, n int) {
 		add(mallory, victim, money.MaxMinor, "JPY")
 	}
 	for range 3 {
-		must(st.AddPayment(ctx, store.Payment{From: mallory.PersonID, To: victim.PersonID, Currency: "JPY",
+		must.Get(st.AddPayment(ctx, store.Payment{From: mallory.PersonID, To: victim.PersonID, Currency: "JPY",
 			AmountMinor: money.MaxMinor, Date: "2026-03-31", CreatedBy: mallory.ID, CreatedAt: now}))(t)
 	}
 	add(victim, mallory, 250, "EUR")

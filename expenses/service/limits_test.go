@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 func TestListSome(t *testing.T) {
@@ -29,8 +30,8 @@ func TestServiceBounds(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, storetest.SQLitePath(t))
 	svc := New(st, nil)
-	must(st.CreateUser(ctx, "Anna"))(t)
-	anna := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
+	must.Get(st.CreateUser(ctx, "Anna"))(t)
+	anna := must.Get(svc.Authenticate(ctx, must.Get(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
 	var members []string
 	splits := map[string]json.Number{}
 	for i := range MaxGroupMembers {
@@ -44,7 +45,7 @@ func TestServiceBounds(t *testing.T) {
 	wantReason(t, err, ReasonInvalidInput, "splits has 51 entries; at most 50")
 	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16), Currency: "EUR"})
 	wantReason(t, err, ReasonInvalidInput, "form of a group id")
-	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16) + "x", Currency: "EUR"}))(t)
+	must.Get(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: strings.Repeat("ab", 16) + "x", Currency: "EUR"}))(t)
 }
 
 // TestFriendRequestBound: a user has at most MaxFriendRequests requests waiting; asking again
@@ -53,19 +54,19 @@ func TestFriendRequestBound(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, storetest.SQLitePath(t))
 	svc := New(st, nil)
-	must(st.CreateUser(ctx, "Anna"))(t)
-	must(st.CreateUser(ctx, "Ben"))(t)
-	anna := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
-	ben := must(svc.Authenticate(ctx, must(svc.IssueToken(ctx, "Ben", 0))(t)))(t)
-	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Ben"}))(t)
+	must.Get(st.CreateUser(ctx, "Anna"))(t)
+	must.Get(st.CreateUser(ctx, "Ben"))(t)
+	anna := must.Get(svc.Authenticate(ctx, must.Get(svc.IssueToken(ctx, "Anna", 0))(t)))(t)
+	ben := must.Get(svc.Authenticate(ctx, must.Get(svc.IssueToken(ctx, "Ben", 0))(t)))(t)
+	must.Get(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Ben"}))(t)
 	for i := range MaxFriendRequests - 1 {
-		must(svc.AddFriend(ctx, anna, AddFriendInput{Name: fmt.Sprint("Stranger ", i)}))(t)
+		must.Get(svc.AddFriend(ctx, anna, AddFriendInput{Name: fmt.Sprint("Stranger ", i)}))(t)
 	}
 	_, err := svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"})
 	wantReason(t, err, ReasonInvalidInput, "500 friend requests that nobody has answered")
-	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Stranger 7"}))(t) // asked already
-	if got := must(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t); got.Status != "friends" {
+	must.Get(svc.AddFriend(ctx, anna, AddFriendInput{Name: "Stranger 7"}))(t) // asked already
+	if got := must.Get(svc.AddFriend(ctx, ben, AddFriendInput{Name: "Anna"}))(t); got.Status != "friends" {
 		t.Fatalf("Ben answers Anna: %+v", got)
 	}
-	must(svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"}))(t) // Ben's answer freed a place
+	must.Get(svc.AddFriend(ctx, anna, AddFriendInput{Name: "One too many"}))(t) // Ben's answer freed a place
 }

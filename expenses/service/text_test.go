@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // TestTextLimitsCoverEveryParameter checks every tool input: a string parameter without a
@@ -27,7 +28,7 @@ func TestServiceRefusesText(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Open(t, storetest.SQLitePath(t))
 	svc := New(st, func() time.Time { return time.Date(2026, 3, 31, 12, 0, 0, 0, time.UTC) })
-	u := must(st.CreateUser(ctx, "Anna"))(t)
+	u := must.Get(st.CreateUser(ctx, "Anna"))(t)
 	anna := Caller{UserID: u.ID, Name: u.Name, PersonID: u.PersonID}
 	_, err := svc.AddExpense(ctx, anna, AddExpenseInput{Title: strings.Repeat("é", MaxTitleLength+1), Amount: "1",
 		Currency: "EUR", Splits: map[string]json.Number{"me": "1"}})

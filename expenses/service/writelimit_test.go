@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // TestWriteLimit: a burst of writes passes, the next is RATE_LIMITED with the seconds to wait,
@@ -17,26 +18,26 @@ func TestWriteLimit(t *testing.T) {
 	svc := New(st, func() time.Time { return now })
 	svc.LimitWrites(3) // 3 at once, then one every 20 s
 	caller := func(name string) Caller {
-		u := must(st.CreateUser(ctx, name))(t)
+		u := must.Get(st.CreateUser(ctx, name))(t)
 		return Caller{UserID: u.ID, Name: u.Name, PersonID: u.PersonID}
 	}
 	anna, ben := caller("Anna"), caller("Ben")
-	g := must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR"}))(t)
+	g := must.Get(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Home", Currency: "EUR"}))(t)
 	for range 2 {
-		must(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Tea", Amount: "1", Group: g.ID}))(t)
+		must.Get(svc.AddExpense(ctx, anna, AddExpenseInput{Title: "Tea", Amount: "1", Group: g.ID}))(t)
 	}
 	_, err := svc.AddPayment(ctx, anna, AddPaymentInput{Amount: "1", Currency: "EUR", To: "me"})
 	wantReason(t, err, ReasonRateLimited, "3 times a minute", "retry in 20 s")
 	if e := err.(*Error); e.RetryAfter != 20 {
 		t.Fatalf("retryAfter %d, want 20", e.RetryAfter)
 	}
-	must(svc.GetBalances(ctx, anna))(t) // reads are not limited
-	must(svc.CreateGroup(ctx, ben, CreateGroupInput{Name: "Home", Currency: "EUR"}))(t)
+	must.Get(svc.GetBalances(ctx, anna))(t) // reads are not limited
+	must.Get(svc.CreateGroup(ctx, ben, CreateGroupInput{Name: "Home", Currency: "EUR"}))(t)
 	now = now.Add(15 * time.Second)
 	_, err = svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "EUR"})
 	wantReason(t, err, ReasonRateLimited, "retry in 5 s")
 	now = now.Add(5 * time.Second)
-	must(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "EUR"}))(t)
+	must.Get(svc.CreateGroup(ctx, anna, CreateGroupInput{Name: "Trip", Currency: "EUR"}))(t)
 	_, err = svc.DeleteExpense(ctx, anna, IDInput{ID: "x"})
 	wantReason(t, err, ReasonRateLimited)
 }

@@ -10,31 +10,32 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 func TestExpenses(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "Bob"))(t)
-		carol := must(s.CreateUser(ctx, "Carol"))(t)
-		sam := must(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
-		g := must(s.CreateGroup(ctx, alice.ID, "Trip", "EUR", "travel", []string{bob.PersonID}))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "Bob"))(t)
+		carol := must.Get(s.CreateUser(ctx, "Carol"))(t)
+		sam := must.Get(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
+		g := must.Get(s.CreateGroup(ctx, alice.ID, "Trip", "EUR", "travel", []string{bob.PersonID}))(t)
 
-		e := must(s.AddExpense(ctx, store.Expense{
+		e := must.Get(s.AddExpense(ctx, store.Expense{
 			Title: "Dinner", Currency: "EUR", AmountMinor: 3000, PaidBy: alice.PersonID, Date: "2026-05-01",
 			CreatedBy: alice.ID, Shares: []store.Share{{alice.PersonID, 1500}, {sam.ID, 1500}},
 		}))(t)
 		if e.ID == "" || e.CreatedAt.IsZero() {
 			t.Fatalf("AddExpense = %+v", e)
 		}
-		got := must(s.ExpenseByID(ctx, e.ID))(t)
+		got := must.Get(s.ExpenseByID(ctx, e.ID))(t)
 		sortShares(&got)
 		sortShares(&e)
 		if !reflect.DeepEqual(got, e) {
 			t.Errorf("ExpenseByID = %+v\nwant %+v", got, e)
 		}
-		ge := must(s.AddExpense(ctx, store.Expense{
+		ge := must.Get(s.AddExpense(ctx, store.Expense{
 			GroupID: &g.ID, Title: "Fuel", Currency: "EUR", AmountMinor: 100, PaidBy: bob.PersonID, Date: "2026-05-02",
 			Recurring: true, CreatedBy: bob.ID, Shares: []store.Share{{bob.PersonID, 100}},
 		}))(t)
@@ -92,14 +93,14 @@ func TestExpenses(t *testing.T) {
 		if err := s.SoftDelete(ctx, "nope", alice.ID, at); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("delete unknown: %v", err)
 		}
-		d := must(s.ExpenseForUser(ctx, alice.ID, e.ID))(t)
+		d := must.Get(s.ExpenseForUser(ctx, alice.ID, e.ID))(t)
 		if d.DeletedAt == nil || !d.DeletedAt.Equal(at) || d.DeletedBy == nil || *d.DeletedBy != alice.ID {
 			t.Errorf("deleted expense = %+v", d)
 		}
 		if got := ids(alice, store.ExpenseFilter{}); !reflect.DeepEqual(got, []string{ge.ID}) {
 			t.Errorf("after delete alice sees %v", got)
 		}
-		if l := must(s.LedgerFor(ctx, alice.ID))(t); len(l.Expenses) != 0 {
+		if l := must.Get(s.LedgerFor(ctx, alice.ID))(t); len(l.Expenses) != 0 {
 			t.Errorf("deleted expense in ledger: %+v", l.Expenses)
 		}
 		if err := s.Restore(ctx, e.ID); err != nil {
@@ -108,7 +109,7 @@ func TestExpenses(t *testing.T) {
 		if err := s.Restore(ctx, e.ID); !errors.Is(err, store.ErrConflict) {
 			t.Errorf("second restore: %v", err)
 		}
-		if r := must(s.ExpenseByID(ctx, e.ID))(t); r.DeletedAt != nil || r.DeletedBy != nil {
+		if r := must.Get(s.ExpenseByID(ctx, e.ID))(t); r.DeletedAt != nil || r.DeletedBy != nil {
 			t.Errorf("restored = %+v", r)
 		}
 		if got := ids(alice, store.ExpenseFilter{}); len(got) != 2 {
@@ -130,13 +131,13 @@ func sortShares(e *store.Expense) {
 func TestExpensePagination(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "Bob"))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "Bob"))(t)
 		// 250 expenses over 10 dates, many sharing a date and a creation time, so that the id
 		// must break ties.
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for i := range 250 {
-			must(s.AddExpense(ctx, store.Expense{
+			must.Get(s.AddExpense(ctx, store.Expense{
 				Title: fmt.Sprint("e", i), Currency: "EUR", AmountMinor: int64(i + 1), PaidBy: alice.PersonID,
 				Date: fmt.Sprintf("2026-03-%02d", 1+i%10), CreatedBy: alice.ID, CreatedAt: base.Add(time.Duration(i%3) * time.Second),
 				Shares: []store.Share{{bob.PersonID, int64(i + 1)}},
@@ -191,31 +192,31 @@ func TestExpensePagination(t *testing.T) {
 func TestPaymentsAndLedger(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "Bob"))(t)
-		carol := must(s.CreateUser(ctx, "Carol"))(t)
-		g := must(s.CreateGroup(ctx, alice.ID, "Flat", "EUR", "home", []string{bob.PersonID, carol.PersonID}))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "Bob"))(t)
+		carol := must.Get(s.CreateUser(ctx, "Carol"))(t)
+		g := must.Get(s.CreateGroup(ctx, alice.ID, "Flat", "EUR", "home", []string{bob.PersonID, carol.PersonID}))(t)
 
-		e1 := must(s.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "Rent", Currency: "EUR", AmountMinor: 90000,
+		e1 := must.Get(s.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "Rent", Currency: "EUR", AmountMinor: 90000,
 			PaidBy: alice.PersonID, Date: "2026-04-01", CreatedBy: alice.ID,
 			Shares: []store.Share{{alice.PersonID, 30000}, {bob.PersonID, 30000}, {carol.PersonID, 30000}}}))(t)
 		// Bob and Carol only: in the group, so Alice sees it, but it is not in her ledger.
-		e2 := must(s.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "Pizza", Currency: "EUR", AmountMinor: 2000,
+		e2 := must.Get(s.AddExpense(ctx, store.Expense{GroupID: &g.ID, Title: "Pizza", Currency: "EUR", AmountMinor: 2000,
 			PaidBy: bob.PersonID, Date: "2026-04-02", CreatedBy: bob.ID,
 			Shares: []store.Share{{bob.PersonID, 1000}, {carol.PersonID, 1000}}}))(t)
-		e3 := must(s.AddExpense(ctx, store.Expense{Title: "Taxi", Currency: "JPY", AmountMinor: 3000,
+		e3 := must.Get(s.AddExpense(ctx, store.Expense{Title: "Taxi", Currency: "JPY", AmountMinor: 3000,
 			PaidBy: carol.PersonID, Date: "2026-04-03", CreatedBy: carol.ID,
 			Shares: []store.Share{{alice.PersonID, 3000}}}))(t)
-		p1 := must(s.AddPayment(ctx, store.Payment{GroupID: &g.ID, From: bob.PersonID, To: alice.PersonID,
+		p1 := must.Get(s.AddPayment(ctx, store.Payment{GroupID: &g.ID, From: bob.PersonID, To: alice.PersonID,
 			Currency: "EUR", AmountMinor: 30000, Date: "2026-04-05", Description: "rent", CreatedBy: bob.ID}))(t)
-		must(s.AddPayment(ctx, store.Payment{From: bob.PersonID, To: carol.PersonID,
+		must.Get(s.AddPayment(ctx, store.Payment{From: bob.PersonID, To: carol.PersonID,
 			Currency: "EUR", AmountMinor: 500, Date: "2026-04-06", CreatedBy: bob.ID}))(t)
 		if _, err := s.AddPayment(ctx, store.Payment{From: "nobody", To: carol.PersonID, Currency: "EUR",
 			AmountMinor: 1, Date: "2026-04-06", CreatedBy: bob.ID}); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("payment from nobody: %v", err)
 		}
 
-		l := must(s.LedgerFor(ctx, alice.ID))(t)
+		l := must.Get(s.LedgerFor(ctx, alice.ID))(t)
 		if l.PersonID != alice.PersonID {
 			t.Errorf("ledger person %s", l.PersonID)
 		}
@@ -232,7 +233,7 @@ func TestPaymentsAndLedger(t *testing.T) {
 		if len(l.Payments) != 1 || !reflect.DeepEqual(l.Payments[0], p1) {
 			t.Errorf("ledger payments %+v, want %+v", l.Payments, p1)
 		}
-		if lb := must(s.LedgerFor(ctx, bob.ID))(t); len(lb.Expenses) != 2 || len(lb.Payments) != 2 {
+		if lb := must.Get(s.LedgerFor(ctx, bob.ID))(t); len(lb.Expenses) != 2 || len(lb.Payments) != 2 {
 			t.Errorf("bob's ledger: %d expenses, %d payments", len(lb.Expenses), len(lb.Payments))
 		}
 		if _, err := s.LedgerFor(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {

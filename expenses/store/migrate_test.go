@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // TestMigrateInvitations: migration 3 turns the memberships an older version let a creator
@@ -24,14 +26,14 @@ func TestMigrateInvitations(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			s := openAt(t, dsn, 2)
-			alice := mustDo(s.CreateUser(ctx, "alice"))(t)
-			bob := mustDo(s.CreateUser(ctx, "bob"))(t)
-			dave := mustDo(s.CreateUser(ctx, "dave"))(t)
+			alice := must.Get(s.CreateUser(ctx, "alice"))(t)
+			bob := must.Get(s.CreateUser(ctx, "bob"))(t)
+			dave := must.Get(s.CreateUser(ctx, "dave"))(t)
 			if err := s.Befriend(ctx, dave, alice); err != nil {
 				t.Fatal(err)
 			}
-			trip := mustDo(s.CreateGroup(ctx, dave.ID, "Trip", "EUR", "", []string{alice.PersonID, bob.PersonID}))(t)
-			scam := mustDo(s.CreateGroup(ctx, alice.ID, "Scam", "EUR", "", []string{bob.PersonID}))(t)
+			trip := must.Get(s.CreateGroup(ctx, dave.ID, "Trip", "EUR", "", []string{alice.PersonID, bob.PersonID}))(t)
+			scam := must.Get(s.CreateGroup(ctx, alice.ID, "Scam", "EUR", "", []string{bob.PersonID}))(t)
 			s.Close()
 
 			s, err := Open(ctx, dsn)
@@ -43,8 +45,8 @@ func TestMigrateInvitations(t *testing.T) {
 				user, group string
 				member      bool
 			}{{alice.ID, trip.ID, true}, {bob.ID, trip.ID, false}, {bob.ID, scam.ID, false}, {alice.ID, scam.ID, true}} {
-				member := mustDo(s.IsMember(ctx, c.user, c.group))(t)
-				invited := mustDo(s.IsInvited(ctx, c.user, c.group))(t)
+				member := must.Get(s.IsMember(ctx, c.user, c.group))(t)
+				invited := must.Get(s.IsInvited(ctx, c.user, c.group))(t)
 				if member != c.member || invited == c.member {
 					t.Errorf("user %s in group %s: member %v, invited %v; want member %v", c.user, c.group, member, invited, c.member)
 				}
@@ -100,15 +102,4 @@ func postgresSchema(t *testing.T, base string) string {
 		sep = "&"
 	}
 	return base + sep + "search_path=" + schema
-}
-
-// mustDo fails the test on an error: mustDo(f())(t).
-func mustDo[T any](v T, err error) func(*testing.T) T {
-	return func(t *testing.T) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 }

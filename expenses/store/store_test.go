@@ -10,40 +10,30 @@ import (
 
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/must"
 )
-
-// must fails the test on an error: must(f())(t).
-func must[T any](v T, err error) func(*testing.T) T {
-	return func(t *testing.T) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}
 
 func ptr[T any](v T) *T { return &v }
 
 func TestUsersAndTokens(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "bob"))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "bob"))(t)
 		if _, err := s.CreateUser(ctx, "ALICE"); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("duplicate name: %v, want ErrConflict", err)
 		}
-		if u := must(s.UserByName(ctx, "alice"))(t); u != alice {
+		if u := must.Get(s.UserByName(ctx, "alice"))(t); u != alice {
 			t.Errorf("UserByName = %+v, want %+v", u, alice)
 		}
 		if _, err := s.UserByName(ctx, "carol"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown user: %v", err)
 		}
-		users := must(s.ListUsers(ctx))(t)
+		users := must.Get(s.ListUsers(ctx))(t)
 		if len(users) != 2 || users[0].ID != alice.ID || users[1].ID != bob.ID {
 			t.Errorf("ListUsers = %+v", users)
 		}
-		if p := must(s.PersonOfUser(ctx, alice.ID))(t); p.ID != alice.PersonID || p.UserID == nil || *p.UserID != alice.ID {
+		if p := must.Get(s.PersonOfUser(ctx, alice.ID))(t); p.ID != alice.PersonID || p.UserID == nil || *p.UserID != alice.ID {
 			t.Errorf("PersonOfUser = %+v", p)
 		}
 
@@ -80,15 +70,15 @@ func TestUsersAndTokens(t *testing.T) {
 func TestFriendsAndNames(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "Bob"))(t)
-		carol := must(s.CreateUser(ctx, "Carol"))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "Bob"))(t)
+		carol := must.Get(s.CreateUser(ctx, "Carol"))(t)
 
-		sam := must(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
+		sam := must.Get(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
 		if sam.UserID != nil {
 			t.Errorf("placeholder has a user: %+v", sam)
 		}
-		b := must(s.AddFriend(ctx, alice.ID, "", &bob.ID))(t)
+		b := must.Get(s.AddFriend(ctx, alice.ID, "", &bob.ID))(t)
 		if b.ID != bob.PersonID || b.Name != "Bob" {
 			t.Errorf("linked friend = %+v", b)
 		}
@@ -101,29 +91,29 @@ func TestFriendsAndNames(t *testing.T) {
 		if _, err := s.AddFriend(ctx, alice.ID, "X", ptr("nobody")); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown linked user: %v", err)
 		}
-		friends := must(s.ListFriends(ctx, alice.ID))(t)
+		friends := must.Get(s.ListFriends(ctx, alice.ID))(t)
 		if len(friends) != 2 || friends[0].Name != "Bob" || friends[1].Name != "Sam" {
 			t.Errorf("ListFriends = %+v", friends)
 		}
-		if f := must(s.ListFriends(ctx, bob.ID))(t); len(f) != 0 {
+		if f := must.Get(s.ListFriends(ctx, bob.ID))(t); len(f) != 0 {
 			t.Errorf("bob's friends = %+v", f)
 		}
 
 		// Carol's group has another "Sam"; once Alice is in it, "sam" is ambiguous for her.
-		sam2 := must(s.AddFriend(ctx, carol.ID, "Sam", nil))(t)
-		found := must(s.FindPeopleByName(ctx, alice.ID, "SAM"))(t)
+		sam2 := must.Get(s.AddFriend(ctx, carol.ID, "Sam", nil))(t)
+		found := must.Get(s.FindPeopleByName(ctx, alice.ID, "SAM"))(t)
 		if len(found) != 1 || found[0].ID != sam.ID {
 			t.Errorf("FindPeopleByName before group = %+v", found)
 		}
-		must(s.CreateGroup(ctx, carol.ID, "Trip", "EUR", "travel", []string{sam2.ID, alice.PersonID}))(t)
-		found = must(s.FindPeopleByName(ctx, alice.ID, "sam"))(t)
+		must.Get(s.CreateGroup(ctx, carol.ID, "Trip", "EUR", "travel", []string{sam2.ID, alice.PersonID}))(t)
+		found = must.Get(s.FindPeopleByName(ctx, alice.ID, "sam"))(t)
 		if len(found) != 2 {
 			t.Errorf("FindPeopleByName = %+v, want both Sams", found)
 		}
-		if found := must(s.FindPeopleByName(ctx, bob.ID, "sam"))(t); len(found) != 0 {
+		if found := must.Get(s.FindPeopleByName(ctx, bob.ID, "sam"))(t); len(found) != 0 {
 			t.Errorf("bob finds %+v", found)
 		}
-		if found := must(s.FindPeopleByName(ctx, alice.ID, "carol"))(t); len(found) != 1 || found[0].ID != carol.PersonID {
+		if found := must.Get(s.FindPeopleByName(ctx, alice.ID, "carol"))(t); len(found) != 1 || found[0].ID != carol.PersonID {
 			t.Errorf("carol as group member: %+v", found)
 		}
 	})
@@ -132,16 +122,16 @@ func TestFriendsAndNames(t *testing.T) {
 func TestGroups(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := must(s.CreateUser(ctx, "Alice"))(t)
-		bob := must(s.CreateUser(ctx, "Bob"))(t)
-		sam := must(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
+		alice := must.Get(s.CreateUser(ctx, "Alice"))(t)
+		bob := must.Get(s.CreateUser(ctx, "Bob"))(t)
+		sam := must.Get(s.AddFriend(ctx, alice.ID, "Sam", nil))(t)
 
-		g := must(s.CreateGroup(ctx, alice.ID, "Flat", "EUR", "home",
+		g := must.Get(s.CreateGroup(ctx, alice.ID, "Flat", "EUR", "home",
 			[]string{sam.ID, bob.PersonID, alice.PersonID, sam.ID}))(t)
-		if got := must(s.GroupByID(ctx, g.ID))(t); got != g {
+		if got := must.Get(s.GroupByID(ctx, g.ID))(t); got != g {
 			t.Errorf("GroupByID = %+v, want %+v", got, g)
 		}
-		members := must(s.Members(ctx, g.ID))(t)
+		members := must.Get(s.Members(ctx, g.ID))(t)
 		want := []string{alice.PersonID, sam.ID, bob.PersonID}
 		if len(members) != len(want) {
 			t.Fatalf("Members = %+v", members)
@@ -164,20 +154,20 @@ func TestGroups(t *testing.T) {
 			t.Errorf("unknown group: %v", err)
 		}
 		// Bob may make his own "Flat"; for him both are found by name.
-		must(s.CreateGroup(ctx, bob.ID, "FLAT", "USD", "home", nil))(t)
-		if gs := must(s.GroupsByName(ctx, bob.ID, "flat"))(t); len(gs) != 2 {
+		must.Get(s.CreateGroup(ctx, bob.ID, "FLAT", "USD", "home", nil))(t)
+		if gs := must.Get(s.GroupsByName(ctx, bob.ID, "flat"))(t); len(gs) != 2 {
 			t.Errorf("bob's Flats = %+v", gs)
 		}
-		if gs := must(s.GroupsByName(ctx, alice.ID, "flat"))(t); len(gs) != 1 || gs[0].ID != g.ID {
+		if gs := must.Get(s.GroupsByName(ctx, alice.ID, "flat"))(t); len(gs) != 1 || gs[0].ID != g.ID {
 			t.Errorf("alice's Flats = %+v", gs)
 		}
-		if ok := must(s.IsMember(ctx, bob.ID, g.ID))(t); !ok {
+		if ok := must.Get(s.IsMember(ctx, bob.ID, g.ID))(t); !ok {
 			t.Error("bob is a member")
 		}
 
 		// Pagination: 45 groups of Alice (plus Flat) in pages of 20.
 		for i := range 45 {
-			must(s.CreateGroup(ctx, alice.ID, fmt.Sprintf("g%02d", i), "EUR", "travel", nil))(t)
+			must.Get(s.CreateGroup(ctx, alice.ID, fmt.Sprintf("g%02d", i), "EUR", "travel", nil))(t)
 		}
 		var names []string
 		cursor := ""

@@ -15,6 +15,8 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/batch"
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -93,7 +95,7 @@ func TestBusyRefunds(t *testing.T) {
 			if r.header.Get("RateLimit-Remaining") != "60" {
 				t.Errorf("the single code refused: RateLimit-Remaining %q, want 60", r.header.Get("RateLimit-Remaining"))
 			}
-			e := toolErrorBody(t, call(t, mcpSessionAs(t, ts, caller["X-Forwarded-For"]), map[string]any{"type": "text", "text": "x"}))
+			e := toolErrorBody(t, mcptest.CallTool(t, mcpSessionAs(t, ts, caller["X-Forwarded-For"]), mcpserver.ToolName, map[string]any{"type": "text", "text": "x"}))
 			if e.Reason != string(api.ReasonOverloaded) {
 				t.Errorf("the MCP call: %+v", e)
 			}

@@ -3,20 +3,10 @@ package httpapi
 import (
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
-)
 
-// headerList returns the comma-separated values of a response header, lower-cased.
-func headerList(h http.Header, name string) []string {
-	var out []string
-	for _, v := range strings.Split(h.Get(name), ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, strings.ToLower(v))
-		}
-	}
-	return out
-}
+	"github.com/bananaqr/bananaqr/internal/cors/corstest"
+)
 
 // TestMCPPreflight checks that a browser's preflight of /mcp gets leave to send the headers
 // the MCP TypeScript SDK sends after initialize (Mcp-Protocol-Version) and a bearer token,
@@ -29,13 +19,13 @@ func TestMCPPreflight(t *testing.T) {
 		r.header.Get("Allow") != "POST, OPTIONS" || r.header.Get("Access-Control-Allow-Credentials") != "" {
 		t.Fatalf("preflight: %d %v", r.status, r.header)
 	}
-	allowed := headerList(r.header, "Access-Control-Allow-Headers")
+	allowed := corstest.List(r.header, "Access-Control-Allow-Headers")
 	for _, h := range []string{"authorization", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id", "mcp-method", "mcp-name"} {
 		if !slices.Contains(allowed, h) {
 			t.Errorf("%s not in Access-Control-Allow-Headers %q", h, allowed)
 		}
 	}
-	if !slices.Contains(headerList(r.header, "Access-Control-Allow-Methods"), "post") {
+	if !slices.Contains(corstest.List(r.header, "Access-Control-Allow-Methods"), "post") {
 		t.Errorf("Access-Control-Allow-Methods %q", r.header.Get("Access-Control-Allow-Methods"))
 	}
 }
@@ -50,7 +40,7 @@ func TestMCPExposesHeaders(t *testing.T) {
 	if r.status != http.StatusOK || r.header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatalf("%d %v %s", r.status, r.header, r.body)
 	}
-	exposed := headerList(r.header, "Access-Control-Expose-Headers")
+	exposed := corstest.List(r.header, "Access-Control-Expose-Headers")
 	for _, h := range []string{"mcp-session-id", "mcp-protocol-version", "www-authenticate", "retry-after", "x-request-id"} {
 		if !slices.Contains(exposed, h) {
 			t.Errorf("%s not in Access-Control-Expose-Headers %q", h, exposed)

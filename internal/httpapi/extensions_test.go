@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/payload"
 )
 
@@ -37,7 +38,7 @@ func TestPostExtensions(t *testing.T) {
 			t.Errorf("%s: type %s", c.body, j.PayloadType)
 		}
 		pngData, _ := base64.StdEncoding.DecodeString(j.PNGBase64)
-		if _, text := decodePNG(t, pngData); text != c.payload {
+		if _, text := qrtest.DecodePNG(t, pngData, 4); text != c.payload {
 			t.Errorf("%s: reads %q, want %q", c.body, text, c.payload)
 		}
 		if j.Payload != nil || j.ImageURL != nil || j.SVGURL != nil || !strings.HasPrefix(j.Markdown, "![QR code](data:image/png;base64,") ||

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"image"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -158,23 +156,6 @@ func (r *result) wantError(t *testing.T, status int, code api.Reason) api.ErrorB
 	return e
 }
 
-// decodePNG decodes a PNG and reads its QR code with gozxing.
-func decodePNG(t *testing.T, data []byte) (image.Image, string) {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("PNG: %v", err)
-	}
-	text, err := qrtest.DecodeImage(img, false)
-	if err != nil {
-		text, err = qrtest.DecodeRendered(img, 4)
-	}
-	if err != nil {
-		t.Fatalf("QR code: %v", err)
-	}
-	return img, text
-}
-
 // TestGet covers the GET endpoints with their defaults: the formats, the headers of every
 // success, and the images read back.
 func TestGet(t *testing.T) {
@@ -208,7 +189,7 @@ func TestGet(t *testing.T) {
 		}
 		switch c.format {
 		case "png":
-			img, text := decodePNG(t, r.body)
+			img, text := qrtest.DecodePNG(t, r.body, 4)
 			if img.Bounds().Dx() != 1024 || text != link {
 				t.Errorf("%s: %v, %q", c.target, img.Bounds(), text)
 			}
@@ -246,7 +227,7 @@ func TestJSON(t *testing.T) {
 	if err != nil || j.PNGDataURL != "data:image/png;base64,"+j.PNGBase64 {
 		t.Fatal(err)
 	}
-	if _, text := decodePNG(t, pngData); text != "Grüße" {
+	if _, text := qrtest.DecodePNG(t, pngData, 4); text != "Grüße" {
 		t.Errorf("PNG reads %q", text)
 	}
 	if j.ImageURL == nil || j.SVGURL == nil || j.Markdown != "![QR code]("+*j.ImageURL+")" {

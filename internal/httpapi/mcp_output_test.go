@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/render"
 )
 
@@ -27,7 +28,7 @@ func TestMCPStructuredMatchesJSON(t *testing.T) {
 		{"type": "text", "text": "Grüße", "logo": "banana", "color": "1a237e"},
 		{"type": "wifi", "ssid": "home", "password": "correct horse"},
 	} {
-		res := call(t, cs, args)
+		res := mcptest.CallTool(t, cs, mcpserver.ToolName, args)
 		if res.IsError || res.StructuredContent == nil {
 			t.Fatalf("%v: %+v", args, res)
 		}

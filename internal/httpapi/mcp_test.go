@@ -14,6 +14,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -29,16 +30,6 @@ func mcpSession(t *testing.T, ts *testServer) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-// call calls generate_qr with args.
-func call(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: args})
-	if err != nil {
-		t.Fatalf("%v: protocol error %v", args, err)
-	}
-	return res
 }
 
 // toolErrorBody returns the error object of a tool error.
@@ -146,15 +137,9 @@ func TestMCPCall(t *testing.T) {
 		{map[string]any{"type": "email", "to": "a@b.com", "subject": "Hi there"}, "mailto:a@b.com?subject=Hi%20there", false},
 		{map[string]any{"type": "sms", "phone": "+1 555 123 4567", "message": "hi", "logo": "banana", "margin": 0}, "SMSTO:+15551234567:hi", false},
 	} {
-		res := call(t, cs, c.args)
-		if res.IsError || len(res.Content) == 0 {
-			t.Fatalf("%v: %+v", c.args, res)
-		}
-		img, ok := res.Content[0].(*mcp.ImageContent)
-		if !ok || img.MIMEType != "image/png" {
-			t.Fatalf("%v: first content %T", c.args, res.Content[0])
-		}
-		if _, text := decodePNG(t, img.Data); text != c.payload {
+		res := mcptest.CallTool(t, cs, mcpserver.ToolName, c.args)
+		png, text := mcptest.ImagePNG(t, res)
+		if text != c.payload {
 			t.Errorf("%v: reads %q, want %q", c.args, text, c.payload)
 		}
 		if !c.public {
@@ -172,7 +157,7 @@ func TestMCPCall(t *testing.T) {
 			t.Fatalf("%v: markdown %+v", c.args, res.Content)
 		}
 		u, _ := url.Parse(strings.TrimSuffix(strings.TrimPrefix(md.Text, "![QR code]("), ")"))
-		if again := ts.get(t, u.RequestURI()); string(again.body) != string(img.Data) {
+		if again := ts.get(t, u.RequestURI()); string(again.body) != string(png) {
 			t.Errorf("%v: the linked PNG differs from the image block", c.args)
 		}
 	}
@@ -198,7 +183,7 @@ func TestMCPErrors(t *testing.T) {
 		{map[string]any{"type": "text", "text": strings.Repeat("x", 2049)}, payload.ReasonPayloadTooLarge},
 		{map[string]any{"type": "text", "text": strings.Repeat("x", 1300), "ecc": "H"}, api.ReasonNotEncodable},
 	} {
-		e := toolErrorBody(t, call(t, cs, c.args))
+		e := toolErrorBody(t, mcptest.CallTool(t, cs, mcpserver.ToolName, c.args))
 		if e.Reason != string(c.code) {
 			t.Errorf("%v: code %s (%s), want %s", c.args, e.Reason, e.Message, c.code)
 		}
@@ -220,12 +205,12 @@ func TestMCPRateLimit(t *testing.T) {
 		}
 	}
 	for i := range 30 {
-		if res := call(t, cs, map[string]any{"type": "text", "text": "x"}); res.IsError {
+		if res := mcptest.CallTool(t, cs, mcpserver.ToolName, map[string]any{"type": "text", "text": "x"}); res.IsError {
 			t.Fatalf("call %d: %v", i+31, toolErrorBody(t, res))
 		}
 		cs.ListTools(context.Background(), nil)
 	}
-	e := toolErrorBody(t, call(t, cs, map[string]any{"type": "text", "text": "x"}))
+	e := toolErrorBody(t, mcptest.CallTool(t, cs, mcpserver.ToolName, map[string]any{"type": "text", "text": "x"}))
 	if e.Reason != string(api.ReasonRateLimited) || !strings.Contains(e.Hint, "60 seconds") {
 		t.Errorf("61st: %+v", e)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
 // TestPost makes a code of every type with POST, aliases included, and reads each back; private
@@ -45,7 +46,7 @@ func TestPost(t *testing.T) {
 			t.Errorf("%s: type %s", c.body, j.PayloadType)
 		}
 		pngData, _ := base64.StdEncoding.DecodeString(j.PNGBase64)
-		if _, text := decodePNG(t, pngData); text != c.payload {
+		if _, text := qrtest.DecodePNG(t, pngData, 4); text != c.payload {
 			t.Errorf("%s: reads %q, want %q", c.body, text, c.payload)
 		}
 		if c.private {
@@ -94,7 +95,7 @@ func TestStyle(t *testing.T) {
 		t.Errorf("download=0: %q", d)
 	}
 	small := ts.get(t, "/api/qr-code.png?url=a.com&size=128")
-	img, _ := decodePNG(t, small.body)
+	img, _ := qrtest.DecodePNG(t, small.body, 4)
 	if img.Bounds().Dx() != 128 {
 		t.Errorf("size 128 gives %v", img.Bounds())
 	}

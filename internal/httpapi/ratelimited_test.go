@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
@@ -56,7 +58,7 @@ func TestRateLimitedEverywhere(t *testing.T) {
 	if single.Message != "more than 10 codes a minute" {
 		t.Errorf("single code: message %q", single.Message)
 	}
-	tool := toolErrorBody(t, call(t, mcpSession(t, ts), map[string]any{"type": "text", "text": "x"}))
+	tool := toolErrorBody(t, mcptest.CallTool(t, mcpSession(t, ts), mcpserver.ToolName, map[string]any{"type": "text", "text": "x"}))
 	if tool != single {
 		t.Errorf("the tool's refusal differs from a single code's:\ntool   %+v\nsingle %+v", tool, single)
 	}

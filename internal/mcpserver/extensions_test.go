@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 )
 
 // TestCallExtensions: generate_qr makes codes of the bananaqr extension types (tel, geo, event,
@@ -18,8 +21,8 @@ func TestCallExtensions(t *testing.T) {
 		{`{"type":"epc","name":"Anna Example","iban":"DE89 3704 0044 0532 0130 00","amount":12.30,"remittance":"Invoice 7"}`,
 			"BCD\n002\n1\nSCT\n\nAnna Example\nDE89370400440532013000\nEUR12.3\n\n\nInvoice 7", "DE89"},
 	} {
-		res := callTool(t, cs, c.args)
-		if _, text := readPNG(t, res); text != c.payload {
+		res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(c.args))
+		if _, text := mcptest.ImagePNG(t, res); text != c.payload {
 			t.Errorf("%s: the PNG reads %q, want %q", c.args, text, c.payload)
 		}
 		if len(res.Content) != 1 {

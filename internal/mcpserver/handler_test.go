@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"image/png"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +18,7 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
-	"github.com/bananaqr/bananaqr/internal/qrtest"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -89,37 +88,6 @@ func session(t *testing.T, cfg mcpserver.Config, caller mcpserver.Caller) *mcp.C
 // edge returns what the HTTP edge tells a call from caller to a service at base.
 func edge(caller, base string) mcpserver.Caller {
 	return mcpserver.Caller{Key: caller, BaseURL: base}
-}
-
-// callTool calls generate_qr with the JSON object args.
-func callTool(t *testing.T, cs *mcp.ClientSession, args string) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v", args, err)
-	}
-	return res
-}
-
-// readPNG decodes the image block of res and returns the payload it reads as.
-func readPNG(t *testing.T, res *mcp.CallToolResult) (data []byte, text string) {
-	t.Helper()
-	if res.IsError || len(res.Content) == 0 {
-		t.Fatalf("not a code: %+v", res)
-	}
-	img, ok := res.Content[0].(*mcp.ImageContent)
-	if !ok || img.MIMEType != "image/png" {
-		t.Fatalf("first content %T %+v", res.Content[0], res.Content[0])
-	}
-	m, err := png.Decode(bytes.NewReader(img.Data))
-	if err != nil {
-		t.Fatalf("the image is not a PNG: %v", err)
-	}
-	text, err = qrtest.DecodeImage(m, false)
-	if err != nil {
-		t.Fatalf("the PNG does not decode: %v", err)
-	}
-	return img.Data, text
 }
 
 // errorBody returns the API's error object of a tool error, checking that it has no
@@ -208,8 +176,8 @@ func TestToolsList(t *testing.T) {
 func TestCallPublic(t *testing.T) {
 	f := &fakes{admit: true}
 	cs := session(t, f.config(), edge("203.0.113.7", "https://qr.example.com"))
-	res := callTool(t, cs, `{"type":"url","url":"example.com/menu?table=4","size":256,"margin":2,"corners":"rounded"}`)
-	data, text := readPNG(t, res)
+	res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"url","url":"example.com/menu?table=4","size":256,"margin":2,"corners":"rounded"}`))
+	data, text := mcptest.ImagePNG(t, res)
 	if text != "https://example.com/menu?table=4" {
 		t.Errorf("the PNG reads %q", text)
 	}
@@ -258,8 +226,8 @@ func TestCallPublic(t *testing.T) {
 
 	// Without a base URL there is no address to link.
 	cs = session(t, f.config(), edge("203.0.113.7", ""))
-	res = callTool(t, cs, `{"type":"text","text":"no link"}`)
-	if _, text := readPNG(t, res); text != "no link" || len(res.Content) != 1 {
+	res = mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"text","text":"no link"}`))
+	if _, text := mcptest.ImagePNG(t, res); text != "no link" || len(res.Content) != 1 {
 		t.Errorf("without a base URL: %q, %d blocks", text, len(res.Content))
 	}
 }
@@ -274,8 +242,8 @@ func TestCallPrivate(t *testing.T) {
 		{`{"type":"email","to":"jane@example.com","subject":"Hi"}`, "mailto:jane@example.com?subject=Hi", "jane@example.com"},
 		{`{"type":"text","text":"WIFI:T:WPA;S:home;P:secret-pass;;"}`, "WIFI:T:WPA;S:home;P:secret-pass;;", "secret-pass"},
 	} {
-		res := callTool(t, cs, c.args)
-		if _, text := readPNG(t, res); text != c.payload {
+		res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(c.args))
+		if _, text := mcptest.ImagePNG(t, res); text != c.payload {
 			t.Errorf("%s: the PNG reads %q, want %q", c.args, text, c.payload)
 		}
 		if len(res.Content) != 1 {
@@ -292,7 +260,7 @@ func TestCallPrivate(t *testing.T) {
 func TestCallRateLimited(t *testing.T) {
 	f := &fakes{admit: false, limit: 5}
 	cs := session(t, f.config(), edge("192.0.2.9", "https://qr.example.com"))
-	e := errorBody(t, callTool(t, cs, `{"type":"text","text":"x"}`))
+	e := errorBody(t, mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"text","text":"x"}`)))
 	want := api.ErrorBody{Error: "more than 5 codes a minute", Reason: string(api.ReasonRateLimited),
 		Message: "more than 5 codes a minute", Hint: "Wait 60 seconds before asking again; do not retry in a tight loop."}
 	if e != want {
@@ -345,7 +313,7 @@ func TestCallErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakes{admit: true, generate: tt.generate}
 			cs := session(t, f.config(), edge("192.0.2.3", "https://qr.example.com"))
-			if e := errorBody(t, callTool(t, cs, tt.args)); e != tt.want {
+			if e := errorBody(t, mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(tt.args))); e != tt.want {
 				t.Errorf("got  %+v\nwant %+v", e, tt.want)
 			}
 			if counted := len(f.callers) == 1; counted != tt.counted || len(f.requests) != len(f.callers) {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/render"
 )
 
@@ -77,8 +78,8 @@ func TestStructuredContent(t *testing.T) {
 	cs := session(t, f.config(), edge("192.0.2.9", "https://qr.example.com"))
 	schema := toolSchema(t, cs)
 
-	res := callTool(t, cs, `{"type":"url","url":"example.com","size":300,"ecc":"Q"}`)
-	readPNG(t, res) // the image block stays first
+	res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"url","url":"example.com","size":300,"ecc":"Q"}`))
+	mcptest.ImagePNG(t, res) // the image block stays first
 	got := structured(t, schema, res)
 	const png = "https://qr.example.com/api/qr-code.png?ecc=Q&size=300&url=https%3A%2F%2Fexample.com"
 	svg := strings.Replace(png, ".png?", ".svg?", 1)
@@ -92,7 +93,7 @@ func TestStructuredContent(t *testing.T) {
 		t.Errorf("public: resource links %q", links)
 	}
 
-	res = callTool(t, cs, `{"type":"wifi","ssid":"home","password":"correct horse"}`)
+	res = mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"wifi","ssid":"home","password":"correct horse"}`))
 	got = structured(t, schema, res)
 	for _, name := range []string{"payload", "image_url", "svg_url"} {
 		if v, ok := got[name]; !ok || v != nil {
@@ -104,7 +105,7 @@ func TestStructuredContent(t *testing.T) {
 	}
 
 	cs = session(t, f.config(), edge("192.0.2.9", ""))
-	res = callTool(t, cs, `{"type":"text","text":"no link"}`)
+	res = mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"text","text":"no link"}`))
 	got = structured(t, schema, res)
 	warnings, _ := got["warnings"].([]any)
 	if got["payload"] != "no link" || got["image_url"] != nil || len(resourceLinks(res)) != 0 || len(warnings) != 1 ||

@@ -3,9 +3,12 @@
 package qrtest
 
 import (
+	"bytes"
 	"errors"
 	"image"
 	"image/color"
+	"image/png"
+	"testing"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
@@ -44,6 +47,22 @@ func DecodeImage(img image.Image, pure bool) (string, error) {
 		return "", err
 	}
 	return res.GetText(), nil
+}
+
+// DecodePNG decodes the PNG data, a rendered code of modulePx pixels a module (0 when not
+// known: then the image is not reduced), and returns the image and the payload that gozxing
+// reads in it, as DecodeRendered does. Data that is no PNG, or no code that reads, fails t.
+func DecodePNG(t testing.TB, data []byte, modulePx int) (image.Image, string) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("PNG: %v", err)
+	}
+	text, err := DecodeRendered(img, modulePx)
+	if err != nil {
+		t.Fatalf("gozxing: %v", err)
+	}
+	return img, text
 }
 
 // DecodeRendered decodes a rendered code: img holds the code and its quiet zone, modules of
