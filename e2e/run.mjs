@@ -527,14 +527,14 @@ try {
     const locked = await page.evaluate(() => ({
       logo: [document.getElementById('style-logo').checked, document.getElementById('style-logo').disabled],
       ecc: [...document.querySelectorAll('input[name="ecc"]')].map((el) => `${el.value}${el.checked ? '*' : ''}${el.matches(':disabled') ? '' : ' enabled'}`).join(' '),
-      note: !document.getElementById('style-epc-note').hidden,
+      note: !document.getElementById('style-fixed-note').hidden,
       described: document.getElementById('style-logo').getAttribute('aria-describedby') + ' / ' + document.getElementById('style-ecc').getAttribute('aria-describedby'),
     }));
     assert.deepEqual(locked.logo, [false, true], 'the logo is off and disabled');
     assert.equal(locked.ecc, 'L M* Q H', 'M is chosen and every level disabled');
     assert.ok(locked.note, 'the note shows');
-    assert.match(await page.textContent('#style-epc-note'), /EPC guideline/);
-    assert.match(locked.described, /style-logo-help style-epc-note \/ style-ecc-help style-epc-note/);
+    assert.match(await page.textContent('#style-fixed-note'), /EPC guideline/);
+    assert.match(locked.described, /style-logo-help style-fixed-note \/ style-ecc-help style-fixed-note/);
     assert.equal(await page.textContent('#meta-ecc .value'), 'M');
     const sent = requests.slice(from).filter((r) => r.method === 'POST' && r.body.includes('"type":"epc"'));
     assert.ok(sent.length >= 1 && sent.every((r) => !('logo' in JSON.parse(r.body)) && !('ecc' in JSON.parse(r.body))), `no logo and no ecc in the requests: ${sent.map((r) => r.body).join(', ')}`);
@@ -544,8 +544,8 @@ try {
     await waitReady(page, 'url');
     assert.ok(await page.isChecked('#style-logo') && !(await page.isDisabled('#style-logo')), 'the banana is back');
     assert.ok(await page.isChecked('input[name="ecc"][value="Q"]') && !(await page.isDisabled('input[name="ecc"][value="Q"]')), 'Q is back');
-    assert.ok(await page.isHidden('#style-epc-note'));
-    assert.doesNotMatch(await page.getAttribute('#style-logo', 'aria-describedby'), /style-epc-note/);
+    assert.ok(await page.isHidden('#style-fixed-note'));
+    assert.doesNotMatch(await page.getAttribute('#style-logo', 'aria-describedby'), /style-fixed-note/);
     await page.locator('label.switch').click();
     await page.locator('label.seg:has(input[name="ecc"][value="M"])').click();
     await page.waitForFunction(() => !/logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });

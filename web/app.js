@@ -20,6 +20,9 @@
   const MAX_TEXT = Number(document.getElementById('text-text-count').dataset.max);
   const PRIVATE_TYPES = document.getElementById('qr-form').dataset.private.split(' ');
   const WARNINGS = JSON.parse(document.getElementById('qr-form').dataset.warnings);
+  // The style fields a type's standard fixes, with their values and why, as the server's
+  // FixedStyles says: { epc: { style: { logo: 'none', ecc: 'M' }, why: '…' } }.
+  const FIXED = JSON.parse(document.getElementById('qr-form').dataset.fixed);
 
   // The payload types: what the page calls them and what the empty preview asks for; the
   // private ones (PRIVATE_TYPES) are never echoed and never in a URL.
@@ -71,7 +74,7 @@
     sampleWait: null, // a refused sample's Retry-After: { until, err, status }
     contrastController: null, // the GET /api/contrast in flight
     cache: new Map(), // request → readAnswer's reading, the last few, so that going back costs no request
-    styleBeforeEPC: null, // the logo and ecc chosen before an EPC payment locked them
+    styleBeforeFixed: null, // the logo and ecc chosen before a type that fixes them locked them
     started: false, // the form has been read from the settings link, if any
   };
 
@@ -120,12 +123,11 @@
       body.size = Number(size.value);
     }
     body.corners = form.elements.namedItem('corners').value || 'square';
-    // An EPC code is always level M without a logo (the guideline): the service refuses either
-    // field for it, so the page sends neither (lockStyle shows why).
-    if (type !== 'epc') {
-      body.logo = $('style-logo').checked ? 'banana' : 'none';
-      body.ecc = form.elements.namedItem('ecc').value || 'M';
-    }
+    // A field the type's standard fixes (FIXED: an EPC code is level M without a logo) is not
+    // sent: the service would refuse any other value, and lockStyle shows why.
+    const fixed = FIXED[type] ? FIXED[type].style : {};
+    if (!('logo' in fixed)) body.logo = $('style-logo').checked ? 'banana' : 'none';
+    if (!('ecc' in fixed)) body.ecc = form.elements.namedItem('ecc').value || 'M';
     body.margin = Number($('style-margin').value);
     return { type, body, missing, invalid };
   }
@@ -870,28 +872,30 @@
     updatePrivacy();
   }
 
-  // lockStyle disables the logo switch and the error correction for an EPC payment, which is
-  // always level M with no logo (EPC069-12), showing them so and saying why; the user's own
-  // choices come back with any other type.
+  // lockStyle disables the style controls that the type's standard fixes (FIXED: for an EPC
+  // payment, the logo switch and the error correction, at no logo and M), showing them so and
+  // saying why; the user's own choices come back with any other type.
   function lockStyle(type) {
-    const locked = type === 'epc';
+    const fixed = FIXED[type] || null;
+    const style = fixed ? fixed.style : {};
     const logo = $('style-logo');
     const eccs = form.elements.namedItem('ecc');
-    if (locked && !state.styleBeforeEPC) {
-      state.styleBeforeEPC = { logo: logo.checked, ecc: eccs.value };
-      logo.checked = false;
-      eccs.value = 'M';
-    } else if (!locked && state.styleBeforeEPC) {
-      logo.checked = state.styleBeforeEPC.logo;
-      eccs.value = state.styleBeforeEPC.ecc;
-      state.styleBeforeEPC = null;
+    if (fixed && !state.styleBeforeFixed) {
+      state.styleBeforeFixed = { logo: logo.checked, ecc: eccs.value };
+    } else if (!fixed && state.styleBeforeFixed) {
+      logo.checked = state.styleBeforeFixed.logo;
+      eccs.value = state.styleBeforeFixed.ecc;
+      state.styleBeforeFixed = null;
     }
-    logo.disabled = locked;
-    $('style-ecc').disabled = locked;
-    $('style-epc-note').hidden = !locked;
-    for (const el of [logo, $('style-ecc')]) {
-      const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== 'style-epc-note');
-      if (locked) ids.push('style-epc-note');
+    if ('logo' in style) logo.checked = style.logo !== 'none';
+    if ('ecc' in style) eccs.value = style.ecc;
+    const note = $('style-fixed-note');
+    note.hidden = !fixed;
+    note.textContent = fixed ? fixed.why.charAt(0).toUpperCase() + fixed.why.slice(1) + '.' : '';
+    for (const [el, name] of [[logo, 'logo'], [$('style-ecc'), 'ecc']]) {
+      el.disabled = name in style;
+      const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== 'style-fixed-note');
+      if (name in style) ids.push('style-fixed-note');
       el.setAttribute('aria-describedby', ids.join(' '));
     }
   }
@@ -1032,7 +1036,7 @@
       el.value = el.defaultValue;
     }
     for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], #style-logo')) el.checked = el.defaultChecked;
-    state.styleBeforeEPC = null; // the defaults are what the other types get back
+    state.styleBeforeFixed = null; // the defaults are what the other types get back
     lockStyle(currentType());
     showPrintSize();
     syncColor('color', 'text');

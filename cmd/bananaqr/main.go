@@ -190,6 +190,16 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	return f
 }
 
+// fileExtensions lists the file names' extensions that -o takes, the formats that are files
+// (api.FileFormats): ".svg, .png, .pdf or .eps".
+func fileExtensions() string {
+	var exts []string
+	for _, f := range api.FileFormats() {
+		exts = append(exts, "."+string(f))
+	}
+	return payload.JoinWords(exts, "or")
+}
+
 // encodeUsageError reports a usage error of encode and returns its exit status, 2.
 func encodeUsageError(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "bananaqr: %v\n", err)
@@ -210,18 +220,12 @@ func (f *encodeFlags) request() (api.Request, error) {
 			return r, fmt.Errorf("-%s: %s", style.name, apiMessage(api.ErrorOf(err)))
 		}
 	}
-	switch ext := strings.ToLower(filepath.Ext(*f.out)); {
-	case *f.out == "":
-	case ext == ".svg":
-		r.Format = api.FormatSVG
-	case ext == ".png":
-		r.Format = api.FormatPNG
-	case ext == ".pdf":
-		r.Format = api.FormatPDF
-	case ext == ".eps":
-		r.Format = api.FormatEPS
-	default:
-		return r, fmt.Errorf("-o %s: the file name must end in .svg, .png, .pdf or .eps", *f.out)
+	if *f.out != "" {
+		format, err := api.ParseFormat(strings.ToLower(strings.TrimPrefix(filepath.Ext(*f.out), ".")))
+		if err != nil || !format.IsFile() {
+			return r, fmt.Errorf("-o %s: the file name must end in %s", *f.out, fileExtensions())
+		}
+		r.Format = format
 	}
 	return r, nil
 }

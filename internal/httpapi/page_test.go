@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/web"
 )
@@ -65,6 +66,43 @@ func TestPageRulesFromAPI(t *testing.T) {
 	}
 	if n := strings.Count(page, `data-style="corners" checked>`) + strings.Count(page, `data-style="ecc" checked>`); n != 2 {
 		t.Errorf("%d style radios checked, want 2 (one corners, one ecc)", n)
+	} // The radios of corners and ecc are api's tables, in their order, with their words and
+	// meanings; the locked style is generate.FixedStyles.
+	for _, name := range []string{"corners", "ecc"} {
+		re := regexp.MustCompile(`<label class="seg" title="([^"]*)"><input type="radio" name="` + name + `" value="([^"]*)"[^>]*><span class="seg-body">(?:<svg.*?</svg>)?([^<]*)(?:<span class="seg-note">([^<]*)</span>)?`)
+		var got, want []string
+		for _, m := range re.FindAllStringSubmatch(page, -1) {
+			got = append(got, m[2]+"|"+m[1]+"|"+strings.Join(strings.Fields(m[3]+" "+m[4]), " "))
+		}
+		for _, c := range api.StyleChoices(name) {
+			label := c.Label
+			if name == "ecc" {
+				label = c.Name + " " + c.Label
+			}
+			want = append(want, c.Name+"|"+c.Meaning+"|"+label)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("the %s radios are %q, want %q", name, got, want)
+		}
+	}
+	fixed := regexp.MustCompile(`data-fixed="([^"]*)"`).FindStringSubmatch(page)
+	var byType map[payload.Type]struct {
+		Style map[string]string
+		Why   string
+	}
+	if fixed == nil || json.Unmarshal([]byte(html.UnescapeString(fixed[1])), &byType) != nil || len(byType) != len(generate.FixedStyles) {
+		t.Fatalf("data-fixed %q does not hold generate.FixedStyles", fixed)
+	}
+	for _, f := range generate.FixedStyles {
+		got := byType[f.Type]
+		if got.Why != f.Why || len(got.Style) != len(f.Fields) {
+			t.Errorf("data-fixed's %s: %+v, want %+v", f.Type, got, f)
+		}
+		for _, field := range f.Fields {
+			if got.Style[field.Name] != field.Value {
+				t.Errorf("data-fixed's %s: %s %q, want %q", f.Type, field.Name, got.Style[field.Name], field.Value)
+			}
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/web"
 )
@@ -118,10 +119,10 @@ func page(name string) http.HandlerFunc {
 	}
 }
 
-// pageHTML fills the page's template with the request's rules from packages api and payload
-// (the style defaults and limits, the text limit, the private and public types, the fields' older names, the
-// warnings' wording), so that neither the page
-// nor its script holds a copy of them.
+// pageHTML fills the page's template with the request's rules from packages api, payload and
+// generate (the style defaults, limits and choices, the text limit, the private and public
+// types, the fields' older names, the warnings' wording, the style a type's standard fixes), so
+// that neither the page nor its script holds a copy of them.
 func pageHTML(tmpl []byte) []byte {
 	t := template.Must(template.New("index.html").Parse(string(tmpl)))
 	d := api.StyleDefaults()
@@ -132,6 +133,7 @@ func pageHTML(tmpl []byte) []byte {
 		"Margin": d["margin"], "MaxMargin": api.MaxMargin, "Corners": d["corners"], "ECC": d["ecc"],
 		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": typeNames(payload.PrivateTypes()),
 		"Public": typeNames(payload.PublicTypes()), "Aliases": aliases(), "Warnings": warnings(),
+		"Levels": api.StyleChoices("ecc"), "CornerChoices": api.StyleChoices("corners"), "Fixed": fixedStyles(),
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
@@ -159,6 +161,28 @@ func warnings() string {
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(err) // a map of strings always marshals
+	}
+	return string(b)
+}
+
+// fixedStyles returns generate.FixedStyles as a JSON object, by type, of the fixed fields'
+// values and why: {"epc":{"style":{"logo":"none","ecc":"M"},"why":"the EPC guideline …"}}.
+func fixedStyles() string {
+	type fixed struct {
+		Style map[string]string `json:"style"`
+		Why   string            `json:"why"`
+	}
+	m := map[payload.Type]fixed{}
+	for _, f := range generate.FixedStyles {
+		style := map[string]string{}
+		for _, field := range f.Fields {
+			style[field.Name] = field.Value
+		}
+		m[f.Type] = fixed{style, f.Why}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // maps of strings always marshal
 	}
 	return string(b)
 }

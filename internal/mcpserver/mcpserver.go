@@ -136,7 +136,8 @@ func toolDescription(limit int) string {
 var toolDescriptionText = `Makes a QR code and returns it as a PNG image. Choose type and give its fields: ` + typeFieldList() + `.
 A url without a scheme gets https://; a wifi password is not needed when security is nopass; security WPA covers WPA2 and WPA3.
 Style fields are optional: color and background (RRGGBB; the colour must be clearly darker than the background, or the call fails with LOW_CONTRAST and a readable colour in its hint), logo (banana puts the service's mark in the centre), corners, size in pixels, ecc, margin in modules (below 4 gives a warning).
-A geo latitude, longitude or altitude and an epc amount may be numbers or strings; an event's start and end are dates (2026-12-24) or date-times with a time zone (2026-12-24T18:00:00+01:00); an epc code is always at level M without the logo, as the EPC guideline requires.
+A geo latitude, longitude or altitude and an epc amount may be numbers or strings; an event's start and end are dates (2026-12-24) or date-times with a time zone (2026-12-24T18:00:00+01:00).
+` + generate.FixedSentences() + `
 Up to 2,048 characters of payload. ` + privateTypesSentence
 
 // privateTypesSentence says which types are private (payload.PrivateTypes).

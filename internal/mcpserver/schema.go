@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -53,10 +54,10 @@ type Input struct {
 
 	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be clearly darker than background (its BT.601 luma at most 45% of the background's, 48 steps below it, and a contrast of 3:1), or the call fails with LOW_CONTRAST naming a readable colour."`
 	Background string `json:"background,omitempty" jsonschema:"The light modules' colour, RRGGBB with or without #."`
-	Logo       string `json:"logo,omitempty" jsonschema:"banana puts the service's banana mark in the centre (error correction is raised only as far as its pad needs); none for no mark."`
-	Corners    string `json:"corners,omitempty" jsonschema:"square or rounded outer corners of the dark shapes."`
+	Logo       string `json:"logo,omitempty" jsonschema:"The mark in the centre; error correction is raised only as far as its pad needs."`
+	Corners    string `json:"corners,omitempty" jsonschema:"The shape of the outer corners of the dark shapes."`
 	Size       int    `json:"size,omitempty" jsonschema:"The image's width and height in pixels."`
-	ECC        string `json:"ecc,omitempty" jsonschema:"Least error correction level: L (7%), M (15%), Q (25%) or H (30%); raised for free when the code keeps its size."`
+	ECC        string `json:"ecc,omitempty" jsonschema:"Least error correction level; raised for free when the code keeps its size."`
 	Margin     *int   `json:"margin,omitempty" jsonschema:"The quiet zone around the code, in modules; below 4 many readers fail and the answer carries a SMALL_QUIET_ZONE warning."`
 }
 
@@ -96,6 +97,7 @@ func inputSchema() *jsonschema.Schema {
 		}
 		enum(name, values...)
 		def(name, styles[name])
+		s.Properties[name].Description += " " + choicesText(name)
 	}
 	between("size", api.MinSize, api.MaxSize)
 	def("size", api.DefaultSize)
@@ -120,4 +122,14 @@ func inputSchema() *jsonschema.Schema {
 	between("amount", 0.01, 999999999.99)
 	s.Required = []string{"type"}
 	return s
+}
+
+// choicesText lists the values of the enumerated style field name with their meanings, from
+// package api's table: "square: square modules; rounded: the outer corners … rounded."
+func choicesText(name string) string {
+	var list []string
+	for _, c := range api.StyleChoices(name) {
+		list = append(list, c.Name+": "+c.Meaning)
+	}
+	return strings.Join(list, "; ") + "."
 }

@@ -51,6 +51,11 @@ func TestSchemaFromAPI(t *testing.T) {
 		if name == "format" {
 			continue
 		}
+		for _, c := range api.StyleChoices(name) {
+			if d := s.Properties[name].Description; !strings.Contains(d, c.Name+": "+c.Meaning) {
+				t.Errorf("%s's description %q does not say what %s means", name, d, c.Name)
+			}
+		}
 		if name != "size" && name != "margin" {
 			value = `"` + value + `"`
 		}
