@@ -32,12 +32,3 @@ func (l Level) String() string {
 	return [4]string{M: "M", L: "L", H: "H", Q: "Q"}[l]
 }
 
-// ParseLevel returns the level named by its letter, "L", "M", "Q" or "H" (upper case).
-func ParseLevel(s string) (Level, error) {
-	for _, l := range levelsByStrength {
-		if s == l.String() {
-			return l, nil
-		}
-	}
-	return 0, fmt.Errorf("qr: unknown error correction level %q (want L, M, Q or H)", s)
-}

@@ -84,10 +84,7 @@ func TestReferenceEncoders(t *testing.T) {
 			}
 			segs = append(segs, segment{m, s[1]})
 		}
-		l, err := ParseLevel(vec.Level)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := levelNamed(t, vec.Level)
 		name := fmt.Sprintf("version %d-%s mask %d", vec.Version, vec.Level, vec.Mask)
 		forced, err := encodeSegments(segs, vec.Version, l, vec.Mask)
 		if err != nil {

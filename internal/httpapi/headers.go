@@ -54,7 +54,7 @@ var mediaTypes = map[api.Format]string{
 // types, the payload types, logo names, formats and the constant headers. Responses
 // share the slices; net/http only reads them, and Header.Add would copy a full one.
 var sharedValues = func() map[string][]string {
-	values := []string{"private, no-store", "percent", "60", "1", "application/json", "L", "M", "Q", "H"}
+	values := []string{"private, no-store", "percent", "60", "1", "application/json"}
 	for _, f := range api.StyleValues("format") {
 		if t, ok := mediaTypes[api.Format(f)]; ok {
 			values = append(values, t)
@@ -63,11 +63,8 @@ var sharedValues = func() map[string][]string {
 	for _, t := range payload.Types {
 		values = append(values, string(t))
 	}
-	for _, name := range api.StyleValues("logo") {
-		values = append(values, name)
-	}
-	for _, f := range api.StyleValues("format") {
-		values = append(values, f)
+	for _, name := range []string{"logo", "format", "ecc"} {
+		values = append(values, api.StyleValues(name)...)
 	}
 	m := make(map[string][]string, len(values))
 	for _, v := range values {
