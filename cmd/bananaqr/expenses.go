@@ -19,6 +19,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/mcpserver"
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/internal/graceful"
 )
 
 const expensesUsage = `bananaqr expenses: the shared-expenses application's MCP server (tools at /mcp).
@@ -256,7 +257,7 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	if err := serveMCPUntilDone(ctx, f.shutdownTimeout, srv, ln, logger); err != nil {
+	if err := graceful.Serve(ctx, logger, f.shutdownTimeout, graceful.Server{HTTP: srv, Listener: ln}); err != nil {
 		return fail("%v", err)
 	}
 	return 0
@@ -374,24 +375,4 @@ func localBaseURL(addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
-}
-
-// serveMCPUntilDone serves srv on ln until ctx is done, then gives the requests in flight
-// shutdownTimeout to finish. It returns what stopped the server early, or the failure to shut
-// down.
-func serveMCPUntilDone(ctx context.Context, shutdownTimeout time.Duration, srv *http.Server, ln net.Listener, logger *slog.Logger) error {
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down", "timeout", shutdownTimeout.String())
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
 }

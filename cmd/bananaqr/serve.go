@@ -22,6 +22,7 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
+	"github.com/bananaqr/bananaqr/internal/graceful"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -180,7 +181,7 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		fmt.Fprintf(stderr, "bananaqr serve: "+format+"\n", a...)
 		return 2
 	}
-	logOut := newBufferedLog(stderr, 100*time.Millisecond)
+	logOut := accesslog.NewBuffered(stderr, 100*time.Millisecond)
 	defer logOut.Close()
 	handler, err := logHandler(c.logFormat, logOut)
 	if err != nil {
@@ -209,18 +210,31 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	if err != nil {
 		return fail("%v", err)
 	}
-	if metricsSrv != nil {
-		defer metricsSrv.Close()
-	}
 	logger.Info("listening", "addr", ln.Addr().String(), "url", pageURL(c.baseURL, ln.Addr()), "rate_limit", c.rateLimit, "redis", c.redisURL != "",
 		"max_conns", c.maxConns, "max_conns_per_client", c.maxConnsPerClient)
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	if err := serveUntilDone(ctx, c.shutdownTimeout, srv, ln, metricsSrv, mln, logger); err != nil {
+	var aux []graceful.Server
+	if metricsSrv != nil {
+		logger.Info("metrics listening", "addr", mln.Addr().String())
+		aux = append(aux, graceful.Server{HTTP: metricsSrv, Listener: mln})
+	}
+	if err := graceful.Serve(ctx, logger, c.shutdownTimeout, graceful.Server{HTTP: srv, Listener: ln}, aux...); err != nil {
 		return fail("%v", err)
 	}
 	return 0
+}
+
+// logHandler returns the service's log handler for --log-format: text or json.
+func logHandler(format string, w io.Writer) (slog.Handler, error) {
+	switch format {
+	case "text":
+		return slog.NewTextHandler(w, nil), nil
+	case "json":
+		return slog.NewJSONHandler(w, nil), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
 // pageURL returns the address of the web page to open, for the log line at start: the public
@@ -312,30 +326,4 @@ func (c *serveConfig) listen(service *httpapi.Server, proxies []netip.Prefix) (n
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
 	return ln, &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, mln, nil
-}
-
-// serveUntilDone serves srv on ln, and metricsSrv on mln when there is one, until ctx is done,
-// then gives the requests in flight shutdownTimeout to finish. It returns what stopped a
-// server early, or the failure to shut down.
-func serveUntilDone(ctx context.Context, shutdownTimeout time.Duration, srv *http.Server, ln net.Listener,
-	metricsSrv *http.Server, mln net.Listener, logger *slog.Logger) error {
-	done := make(chan error, 2)
-	go func() { done <- srv.Serve(ln) }()
-	if metricsSrv != nil {
-		logger.Info("metrics listening", "addr", mln.Addr().String())
-		go func() { done <- metricsSrv.Serve(mln) }()
-	}
-	select {
-	case err := <-done:
-		srv.Close() // the metrics server may be the one that failed: leave nothing serving
-		return err
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down", "timeout", shutdownTimeout.String())
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
 }

@@ -1,0 +1,180 @@
+package graceful
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// listen returns a server of h on a free loopback port, and its URL.
+func listen(t *testing.T, h http.Handler) (Server, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Server{HTTP: &http.Server{Handler: h}, Listener: ln}, "http://" + ln.Addr().String()
+}
+
+// blocking is a handler that says when a request has come in and answers it once released.
+type blocking struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func newBlocking() *blocking {
+	return &blocking{entered: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+func (b *blocking) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.entered <- struct{}{}
+	<-b.release
+	io.WriteString(w, "done")
+}
+
+// syncBuffer is a log that may be written and read at the same time.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// get GETs url and sends the body, or the error, on the channel it returns.
+func get(url string) <-chan string {
+	out := make(chan string, 1)
+	go func() {
+		res, err := http.Get(url)
+		if err != nil {
+			out <- "error: " + err.Error()
+			return
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		out <- string(b)
+	}()
+	return out
+}
+
+// waitLog waits, for at most 5 s, until log holds text.
+func waitLog(t *testing.T, log *syncBuffer, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if strings.Contains(log.String(), text) {
+			return
+		}
+	}
+	t.Fatalf("after 5 s the log holds no %q: %s", text, log.String())
+}
+
+// waitRefused waits, for at most 5 s, until connections to addr are refused.
+func waitRefused(t *testing.T, addr string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			return
+		}
+		conn.Close()
+	}
+	t.Fatalf("after 5 s %s still takes connections", addr)
+}
+
+// TestServeDrains: once ctx is done, Serve says it is shutting down, refuses new connections,
+// lets the request in flight finish, and returns nil after it; the aux server is served until
+// then and closed with it.
+func TestServeDrains(t *testing.T) {
+	h := newBlocking()
+	main, url := listen(t, h)
+	aux, auxURL := listen(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "aux") }))
+	log := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, slog.New(slog.NewTextHandler(log, nil)), 10*time.Second, main, aux) }()
+
+	inFlight := get(url)
+	<-h.entered
+	cancel()
+	waitLog(t, log, `msg="shutting down" timeout=10s`)
+	waitRefused(t, main.Listener.Addr().String())
+	if got := <-get(auxURL); got != "aux" {
+		t.Errorf("the aux server while the main one drains: %q", got)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Serve returned (%v) with a request in flight", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(h.release)
+	if got := <-inFlight; got != "done" {
+		t.Errorf("the request in flight: %q", got)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if got := <-get(auxURL); !strings.HasPrefix(got, "error: ") {
+		t.Errorf("the aux server after Serve: %q, want closed", got)
+	}
+}
+
+// TestServeTimeout: a request that outlasts the shutdown timeout makes Serve return an error
+// wrapping context.DeadlineExceeded, after about the timeout.
+func TestServeTimeout(t *testing.T) {
+	h := newBlocking()
+	defer close(h.release)
+	main, url := listen(t, h)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, slog.New(slog.DiscardHandler), 100*time.Millisecond, main) }()
+	get(url)
+	<-h.entered
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), "shutdown: ") {
+			t.Fatalf("Serve: %v, want shutdown: context deadline exceeded", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not give up after its timeout")
+	}
+}
+
+// TestServeEarlyStop: when a server stops before ctx is done (here the aux server's listener
+// is already closed), Serve returns its error and closes the other servers.
+func TestServeEarlyStop(t *testing.T) {
+	main, url := listen(t, http.NotFoundHandler())
+	aux, _ := listen(t, http.NotFoundHandler())
+	aux.Listener.Close()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), slog.New(slog.DiscardHandler), time.Second, main, aux) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Fatalf("Serve: %v, want the closed listener's error", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve kept running with a failed server")
+	}
+	if got := <-get(url); !strings.HasPrefix(got, "error: ") {
+		t.Errorf("the main server after Serve: %q, want closed", got)
+	}
+}
