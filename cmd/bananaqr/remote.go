@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"image/color"
-	"image/png"
 	"io"
 	"os"
 	"os/signal"
@@ -75,66 +71,16 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 	return 0
 }
 
-// remoteModules returns the modules of the code of r as the service makes it, read back from
-// the PNG of its JSON response: the centre pixel of each module, whose place the response's
-// size, margin, modules and module_px give (the symbol and its quiet zone centred in the
-// image). The terminal draws no colours, so the request asks for the largest image in the
-// default colours; the modules under a logo's pad are light, as offline.
+// remoteModules returns the modules of the code of r as the service makes it (client's
+// Modules: read back from the service's PNG), the modules under a logo's pad light, as offline.
 func remoteModules(ctx context.Context, c *client.Client, r api.Request) (render.Modules, error) {
-	plain := api.NewRequest()
-	plain.Payload, plain.ECC, plain.Logo, plain.Size = r.Payload, r.ECC, r.Logo, api.MaxSize
-	code, err := c.JSON(ctx, plain)
+	m, err := c.Modules(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	res := code.Response
-	b, err := base64.StdEncoding.DecodeString(res.PNGBase64)
-	if err != nil {
-		return nil, fmt.Errorf("the service's png_base64: %w", err)
+	if r.Logo != api.LogoBanana {
+		return m, nil
 	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("the service's PNG: %w", err)
-	}
-	fg, err1 := api.ParseColor(res.Color)
-	bg, err2 := api.ParseColor(res.Background)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("the service's colours: %w", err)
-	}
-	n, px := res.Modules, res.ModulePx
-	if n < 21 || px < 1 || img.Bounds().Dx() != res.Size {
-		return nil, fmt.Errorf("the service's JSON response does not describe its PNG: %d modules of %d px in %d px",
-			n, px, img.Bounds().Dx())
-	}
-	origin := (res.Size-px*(n+2*res.Margin))/2 + res.Margin*px + px/2
-	m := &sampledModules{size: n, dark: make([]bool, n*n)}
-	for y := range n {
-		for x := range n {
-			c := color.RGBAModel.Convert(img.At(origin+x*px, origin+y*px)).(color.RGBA)
-			m.dark[y*n+x] = distance(c, fg) < distance(c, bg)
-		}
-	}
-	if r.Logo == api.LogoBanana {
-		first, side := render.LogoPad(n)
-		return render.Cleared(m, first, side), nil
-	}
-	return m, nil
-}
-
-// sampledModules are modules read back from an image.
-type sampledModules struct {
-	size int
-	dark []bool
-}
-
-func (m *sampledModules) Size() int { return m.size }
-
-func (m *sampledModules) Dark(x, y int) bool {
-	return uint(x) < uint(m.size) && uint(y) < uint(m.size) && m.dark[y*m.size+x]
-}
-
-// distance is the squared distance of two colours in RGB.
-func distance(a, b color.RGBA) int {
-	dr, dg, db := int(a.R)-int(b.R), int(a.G)-int(b.G), int(a.B)-int(b.B)
-	return dr*dr + dg*dg + db*db
+	first, side := render.LogoPad(m.Size())
+	return render.Cleared(m, first, side), nil
 }

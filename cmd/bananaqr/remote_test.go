@@ -28,6 +28,7 @@ func TestEncodeRemote(t *testing.T) {
 		{args: []string{"https://example.com/products/12345?ref=newsletter"}},
 		{args: []string{"--invert", "--ecc", "H", "--margin", "1", "Grüße", "aus", "Köln"}},
 		{args: []string{"--logo", "banana", "--size", "128", "--color", "1A237E", "x"}}, // the terminal uses neither
+		{args: []string{"--logo", "banana", strings.Repeat("banana ", 20)}},             // the logo's outline would read dark
 		{args: []string{"-"}, stdin: "line one\nline two\r\n"},
 		{args: []string{"-type", "wifi", "-ssid", "Lab Net", "-password", "hunter22", "-hidden"}},
 		{args: []string{"-type", "vcard", "-name", "Anna Müller", "-phone", "+49 30 123456", "-job-title", "CTO"}},
