@@ -60,7 +60,7 @@ func TestExpensesIdleConnections(t *testing.T) {
 // TestConnFlags: serve and expenses serve take the same connection flags with the same
 // defaults, expenses serve's from BANANAQR_EXPENSES_* (the command line winning), serve's from
 // BANANAQR_*; --max-conns-per-client defaults to 256 but at most a quarter of --max-conns,
-// and a value given is kept; both --help texts list the flags with their variables.
+// and a value given is kept.
 func TestConnFlags(t *testing.T) {
 	expensesFlags := func(args []string, env map[string]string) connConfig {
 		t.Helper()
@@ -110,6 +110,11 @@ func TestConnFlags(t *testing.T) {
 			t.Errorf("%s: --max-conns-per-client 0 gives %d", parse.name, got.maxConnsPerClient)
 		}
 	}
+}
+
+// TestConnFlagsRefused: a connection flag's variable that is not a value of its flag, and a
+// bound out of range, stop expenses serve with exit 2 before it listens.
+func TestConnFlagsRefused(t *testing.T) {
 	if _, err := newExpensesServeFlags(func(k string) string {
 		return map[string]string{"BANANAQR_EXPENSES_MAX_CONNS": "many"}[k]
 	}, io.Discard); err == nil || !strings.Contains(err.Error(), "BANANAQR_EXPENSES_MAX_CONNS") {
@@ -124,7 +129,11 @@ func TestConnFlags(t *testing.T) {
 			t.Errorf("expenses serve %v: exit %d", args, code)
 		}
 	}
+}
 
+// TestConnFlagsHelp: both --help texts, and the expenses usage, list the connection flags with
+// their variables.
+func TestConnFlagsHelp(t *testing.T) {
 	var serveHelp, expensesHelp bytes.Buffer
 	run([]string{"serve", "--help"}, nil, io.Discard, &serveHelp)
 	run([]string{"expenses", "serve", "--help"}, nil, io.Discard, &expensesHelp)
