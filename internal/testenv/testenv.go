@@ -70,3 +70,24 @@ func PostgresURL(t testing.TB) string {
 	}
 	return url
 }
+
+// Full reports whether the long sweeps run whole: BANANAQR_FULL set to anything but "" or "0".
+// By default, in CI too, each runs a deterministic sample (Sampled).
+func Full() bool {
+	v := os.Getenv("BANANAQR_FULL")
+	return v != "" && v != "0"
+}
+
+// Sampled reports whether case i of a long sweep runs: every case under BANANAQR_FULL=1, and
+// otherwise each fourth (i a multiple of 4), the same on every run. A sweep over several
+// dimensions adds their indexes (version + class, say), so that the sample moves along one as
+// the other changes and every value of each still runs.
+func Sampled(i int) bool { return Full() || i%4 == 0 }
+
+// SampleNote is what a sampled sweep logs: how many of its cases ran, and how to run them all.
+func SampleNote(t testing.TB, ran, total int) {
+	t.Helper()
+	if ran < total {
+		t.Logf("sampled: %d of %d cases (BANANAQR_FULL=1 runs them all)", ran, total)
+	}
+}
