@@ -55,41 +55,21 @@ const maxTextLen = 7089
 // designator declares it UTF-8. It returns a *TooLongError when the text does not fit version
 // 40, ErrCoverTooCostly when it fits but no symbol can spare the cover, and ErrInvalidUTF8 when
 // text is not UTF-8.
+//
+// Encode is Prepare and Prepared.Encode on one encoder's scratch memory, so that nothing is
+// done twice: the segments that decided the version, and with a cover the codewords laid to
+// judge it, are those drawn.
 func Encode(text string, opts Options) (*Symbol, error) {
-	if !opts.Level.valid() {
-		return nil, fmt.Errorf("qr: invalid error correction level %d", uint8(opts.Level))
-	}
-	ascii := isASCII(text)
-	if !ascii && !utf8.ValidString(text) {
-		return nil, ErrInvalidUTF8
-	}
 	e := encoders.Get().(*encoder)
 	defer e.release()
-	noECI := ascii || opts.NoECI
-	v, bits := e.segment(text, noECI, opts.Level, minVersion)
-	if v == 0 {
-		return nil, tooLong(len(text), noECI, opts.Level)
+	p, err := e.prepare(text, opts)
+	if err != nil {
+		return nil, err
 	}
-	for {
-		level := opts.Level
-		if !opts.NoBoost {
-			level = strongest(bits, v, level)
-		}
-		e.data = appendDataCodewords(e.data[:0], e.segs, v, level)
-		var c square
-		if opts.Cover != nil {
-			c.first, c.side = opts.Cover(symbolSize(v))
-		}
-		if s := e.symbol(v, level, -1, c); s != nil {
-			return s, nil
-		}
-		if v == maxVersion {
-			return nil, ErrCoverTooCostly
-		}
-		if v, bits = e.segment(text, noECI, opts.Level, v+1); v == 0 {
-			return nil, ErrCoverTooCostly
-		}
+	if p.cover.side == 0 { // with a cover, prepare has laid the codewords already
+		e.place(p)
 	}
+	return e.build(p, -1), nil
 }
 
 // strongest returns the strongest level, from l up, at which a stream of bits fits version v.
@@ -195,13 +175,33 @@ func (e *encoder) segment(text string, noECI bool, l Level, from int) (version, 
 
 // symbol builds the version v symbol at level l from the data codewords in e.data, with data
 // mask pattern mask, or when mask is -1 the best one of those under which cover c (side 0 for
-// none) damages no block too much (see coverAllows). It returns nil when no mask is left.
+// none) damages no block too much (see coverAllows). It returns nil when no mask is left. It
+// lets tests build what Encode, which takes the same steps, would not choose.
 func (e *encoder) symbol(v int, l Level, mask int, c square) *Symbol {
+	e.layCodewords(v, l)
+	p := Prepared{version: v, level: l, masks: allMasks, cover: c}
+	if mask < 0 && c.side > 0 {
+		if p.masks = e.coverAllows(planFor(v), l, c); p.masks == 0 {
+			return nil
+		}
+	}
+	return e.build(p, mask)
+}
+
+// place lays the codewords of p in e.matrix: the data codewords of the segments in e.segs
+// (ISO/IEC 18004:2015 7.4), then as layCodewords.
+func (e *encoder) place(p Prepared) {
+	e.data = appendDataCodewords(e.data[:0], e.segs, p.version, p.level)
+	e.layCodewords(p.version, p.level)
+}
+
+// layCodewords adds to the data codewords in e.data of a version v symbol at level l their
+// error correction codewords, interleaves them (7.5, 7.6), and places the final sequence in the
+// data modules of e.matrix, most significant bit first (7.7.3); the remainder bits after them
+// stay light.
+func (e *encoder) layCodewords(v int, l Level) {
 	p := planFor(v)
 	e.codewords, e.ecc = appendCodewords(e.codewords[:0], e.data, v, l, e.ecc)
-
-	// Place the codewords, most significant bit first, in the data modules (7.7.3); the
-	// remainder bits after them stay light.
 	e.matrix = resize(e.matrix, p.words())
 	m := e.matrix
 	for k, c := range e.codewords {
@@ -215,20 +215,21 @@ func (e *encoder) symbol(v int, l Level, mask int, c square) *Symbol {
 		m[at[6]>>6] |= uint64(c>>1&1) << (at[6] & 63)
 		m[at[7]>>6] |= uint64(c&1) << (at[7] & 63)
 	}
+}
+
+// build returns the symbol of p from the codewords laid in e.matrix, under data mask pattern
+// mask, or when mask is -1 the one of p.masks with the fewest penalty points (7.8.3), with its
+// format and version information (7.9, 7.10).
+func (e *encoder) build(p Prepared, mask int) *Symbol {
+	pl := planFor(p.version)
 	if mask < 0 {
-		allowed := uint8(0xff)
-		if c.side > 0 {
-			if allowed = e.coverAllows(p, l, c); allowed == 0 {
-				return nil
-			}
-		}
-		e.matrixT = resize(e.matrixT, p.words())
-		transposeBitmap(e.matrixT, e.matrix, p, &e.transposeBlock)
-		mask = e.chooseMask(p, l, allowed)
+		e.matrixT = resize(e.matrixT, pl.words())
+		transposeBitmap(e.matrixT, e.matrix, pl, &e.transposeBlock)
+		mask = e.chooseMask(pl, p.level, p.masks)
 	}
-	s := &Symbol{version: v, level: l, mask: mask, size: p.size, rows: p.rows, modules: make([]uint64, p.words()),
-		cover: c}
-	p.draw(s.modules, e.matrix, p.pattern, p.mask[mask], l, mask, false)
+	s := &Symbol{version: p.version, level: p.level, mask: mask, size: pl.size, rows: pl.rows,
+		modules: make([]uint64, pl.words()), cover: p.cover}
+	pl.draw(s.modules, e.matrix, pl.pattern, pl.mask[mask], p.level, mask, false)
 	return s
 }
 

@@ -79,10 +79,11 @@ func (g *Gate) Enter(held int64) (*Ticket, error) {
 	return &Ticket{g: g, memory: r}, nil
 }
 
-// Code makes the code of req once it has a place at work, waiting for one as long as it takes
-// (the ticket holds a seat already) or until ctx ends, and hands the code to use before the place
-// is given back and the code released; it returns generate.Code's error, use's, or ctx's.
-func (t *Ticket) Code(ctx context.Context, req *api.Request, use func(*generate.Result) error) error {
+// Code makes the code of c, a request that generate.Prepare checked, once it has a place at
+// work, waiting for one as long as it takes (the ticket holds a seat already) or until ctx ends,
+// and hands the code to use before the place is given back and the code released; it returns
+// c.Make's error, use's, or ctx's.
+func (t *Ticket) Code(ctx context.Context, c *generate.Prepared, use func(*generate.Result) error) error {
 	g := t.g
 	select {
 	case g.active <- struct{}{}:
@@ -92,11 +93,11 @@ func (t *Ticket) Code(ctx context.Context, req *api.Request, use func(*generate.
 	}
 	defer g.Release()
 	start := time.Now()
-	res, err := generate.Code(req)
+	res, err := c.Make()
 	if err != nil {
 		return err
 	}
-	g.observer.Made(req.Format, time.Since(start))
+	g.observer.Made(c.Request.Format, time.Since(start))
 	defer res.Release()
 	return use(res)
 }

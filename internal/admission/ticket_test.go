@@ -58,7 +58,11 @@ func TestEnter(t *testing.T) {
 	var wg sync.WaitGroup
 	var made []byte
 	wg.Go(func() {
-		err = first.Code(context.Background(), &req, func(res *generate.Result) error {
+		var c generate.Prepared
+		if c, err = generate.Prepare(&req); err != nil {
+			return
+		}
+		err = first.Code(context.Background(), &c, func(res *generate.Result) error {
 			made = append(made, res.SVG...)
 			return nil
 		})

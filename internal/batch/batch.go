@@ -50,10 +50,12 @@ func (e Errors) Error() string {
 	return fmt.Sprintf("batch: %d items are invalid, the first (item %d): %s", len(e), e[0].Index, e[0].Err.Message)
 }
 
-// Entry is an item that passed the checks: its request, its file's name, and the modules a side
-// of its image, the quiet zone included (for Bound).
+// Entry is an item that passed the checks: its request as generate.Prepare checked it (the
+// request, its payload, its symbol's version; a few words more than the request, whatever the
+// symbol's size, so that a batch's entries hold no symbol or image before they are made), its
+// file's name, and the modules a side of its image, the quiet zone included (for Bound).
 type Entry struct {
-	Request api.Request
+	generate.Prepared
 	Name    string
 	Modules int
 }
@@ -73,10 +75,11 @@ func Formats() []string {
 // Workers is how many codes are made at once by default: one a processor.
 func Workers() int { return runtime.GOMAXPROCS(0) }
 
-// Plan checks every item that could be read as generate.Code would (the colours, the payload, whether it fits a
-// symbol at its level and the symbol its image) and that its format and file name suit a batch,
-// with workers at once; it returns the entries, or the error of every failing item, those of
-// reading it included. A file name
+// Plan checks every item that could be read as generate.Code would, with generate.Prepare (the
+// colours, the payload, whether it fits a symbol at its level and the symbol its image), and
+// that its format and file name suit a batch, with workers at once; it returns the entries, or
+// the error of every failing item, those of reading it included. It encodes no symbol: Make
+// does, once an entry. A file name
 // is the one asked for, with the format's extension added unless it has it, or
 // qr-<n>-<type>.<format> with n the item's number from 1, zero-padded to the same width for
 // all, so that the names sort in item order; a payload never shows in a default name. Names
@@ -127,24 +130,17 @@ func check(it *Item) (Entry, *api.Error) {
 		return Entry{}, api.NewError(api.ReasonInvalidValue, "format", "Use "+allowed+" in a batch: a file a code.",
 			"format %s cannot be a file of a batch", r.Format)
 	}
-	p, s, err := generate.Symbol(&r)
-	if err == nil {
-		o := generate.Options(&r)
-		if _, perr := render.ModulePixels(s.Size(), &o); perr != nil {
-			// generate.Code gives the API's error for it, before it draws anything.
-			_, err = generate.Code(&r)
-		}
-	}
+	c, err := generate.Prepare(&r)
 	if err != nil {
 		return Entry{}, api.ErrorOf(err)
 	}
-	name := "-" + string(p.Type) + ext // Plan puts qr-<n> before it
+	name := "-" + string(c.Payload.Type) + ext // Plan puts qr-<n> before it
 	if it.Filename != "" {
 		if name, err = fileName(it.Filename, ext); err != nil {
 			return Entry{}, api.ErrorOf(err)
 		}
 	}
-	return Entry{Request: r, Name: name, Modules: s.Size() + 2*r.Margin}, nil
+	return Entry{Prepared: c, Name: name, Modules: c.Symbol.Size() + 2*r.Margin}, nil
 }
 
 // extension returns the file extension of format f, and whether a batch can hold f.
@@ -174,14 +170,15 @@ func forEach(n, workers int, f func(i int)) {
 	wg.Wait()
 }
 
-// Maker makes the code of one request and hands it to use, releasing it afterwards:
-// generate.Code, or a place at work of admission's, so that use (Make's prepare, which
-// compresses the image) is within the bound on work too, and only what use keeps outlives it.
-type Maker func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error
+// Maker makes the code of one checked request (generate.Prepared.Make: its symbol encoded and
+// drawn, nothing checked again) and hands it to use, releasing it afterwards: Local, or a place
+// at work of admission's, so that use (Make's prepare, which compresses the image) is within the
+// bound on work too, and only what use keeps outlives it.
+type Maker func(ctx context.Context, c *generate.Prepared, use func(*generate.Result) error) error
 
-// Local is the Maker of a machine of its own: generate.Code.
-func Local(_ context.Context, r *api.Request, use func(*generate.Result) error) error {
-	res, err := generate.Code(r)
+// Local is the Maker of a machine of its own: generate.Prepared.Make.
+func Local(_ context.Context, c *generate.Prepared, use func(*generate.Result) error) error {
+	res, err := c.Make()
 	if err != nil {
 		return err
 	}
@@ -219,7 +216,7 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 			for i := range next {
 				var m made
 				e := &entries[i]
-				err := code(ctx, &e.Request, func(res *generate.Result) error {
+				err := code(ctx, &e.Prepared, func(res *generate.Result) error {
 					m.v, m.err = prepare(e, res.Image(e.Request.Format))
 					return nil
 				})
@@ -230,21 +227,7 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 			}
 		})
 	}
-	go func() {
-		defer close(next)
-		for i := range entries {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	go feed(ctx, len(entries), window, next)
 	var err error
 	for i := range entries {
 		m := <-slots[i]
@@ -259,6 +242,24 @@ func Make[T any](ctx context.Context, entries []Entry, workers int, code Maker,
 	cancel()
 	wg.Wait()
 	return err
+}
+
+// feed sends the indices below n to next, in order, each once it has a place in window, and
+// closes next when they are sent or ctx ends.
+func feed(ctx context.Context, n int, window chan<- struct{}, next chan<- int) {
+	defer close(next)
+	for i := range n {
+		select {
+		case window <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // Bound returns the most bytes the image of entry e can take: 40 bytes a module of its side

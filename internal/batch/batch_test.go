@@ -196,11 +196,11 @@ func TestMakeStopsAtFirstError(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	failing := func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error {
-		if r == &entries[17].Request {
+	failing := func(ctx context.Context, c *generate.Prepared, use func(*generate.Result) error) error {
+		if c == &entries[17].Prepared {
 			return api.NewError(api.ReasonOverloaded, "", "Retry after a second.", "too many requests are waiting")
 		}
-		return Local(ctx, r, use)
+		return Local(ctx, c, use)
 	}
 	var put []int
 	err := Make(context.Background(), entries, 4, failing, CopyImage, func(i int, _ *Entry, _ []byte) error {

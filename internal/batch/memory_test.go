@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
 )
 
@@ -31,7 +30,7 @@ func TestBound(t *testing.T) {
 						continue // too many modules for 128 pixels
 					}
 					e := &entries[0]
-					err := Local(context.Background(), &e.Request, func(res *generate.Result) error {
+					err := Local(context.Background(), &e.Prepared, func(res *generate.Result) error {
 						image := res.Image(e.Request.Format)
 						c, err := Compress(e, image)
 						if len(image) > int(Bound(e)) || len(c.Data) > int(Bound(e)) {
@@ -60,11 +59,11 @@ func TestMakeHoldsWindow(t *testing.T) {
 	}
 	var mu sync.Mutex
 	made, held := 0, 0
-	counting := func(ctx context.Context, r *api.Request, use func(*generate.Result) error) error {
+	counting := func(ctx context.Context, c *generate.Prepared, use func(*generate.Result) error) error {
 		mu.Lock()
 		made++
 		mu.Unlock()
-		return Local(ctx, r, use)
+		return Local(ctx, c, use)
 	}
 	err := Make(context.Background(), entries, 3, counting, CopyImage, func(i int, _ *Entry, _ []byte) error {
 		mu.Lock()

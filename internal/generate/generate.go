@@ -1,5 +1,6 @@
 // Package generate is the service's one way through: a request becomes a payload, the payload a
-// symbol, the symbol an SVG, a PNG, a PDF or an EPS. The HTTP and MCP edges both call Code; it does no I/O.
+// symbol, the symbol an SVG, a PNG, a PDF or an EPS. The HTTP and MCP edges both call Code; a
+// batch calls Prepare for every code, then Make for each, the same steps apart. It does no I/O.
 package generate
 
 import (
@@ -73,55 +74,129 @@ func release(buf *[]byte, img []byte) {
 	}
 }
 
+// Prepared is a request that passed every check of Code, with what the checks decided: its
+// payload built, its symbol's version and level chosen (qr.Prepared, a few words whatever the
+// symbol's size), and the pixels a module of its image. Make makes its code; Prepare makes it, so
+// that a batch checks every code before making any while holding no symbol or image.
+type Prepared struct {
+	Request  api.Request
+	Payload  payload.Payload
+	ModulePx int         // pixels a module
+	Symbol   qr.Prepared // the symbol's version and level, decided; Make encodes it
+}
+
+// Prepare checks r as Code does, with Code's errors, and decides its symbol without encoding it
+// (qr.Prepare): Make then encodes and draws it.
+func Prepare(r *api.Request) (Prepared, error) {
+	p, err := build(r)
+	if err != nil {
+		return Prepared{}, err
+	}
+	s, err := qr.Prepare(p.Text, Encoding(r))
+	if err = encodeError(err, p, r); err != nil {
+		return Prepared{}, err
+	}
+	c, err := fit(r, p, s.Size())
+	if err != nil {
+		return Prepared{}, err
+	}
+	c.Symbol = s
+	return c, nil
+}
+
+// Make makes the code that Prepare checked: its symbol encoded (qr.Prepared.Encode), its image
+// drawn.
+func (c *Prepared) Make() (*Result, error) {
+	s, err := c.Symbol.Encode(c.Payload.Text)
+	if err != nil {
+		return nil, err
+	}
+	return c.draw(s)
+}
+
 // Symbol makes the symbol of r, everything of a code but its image: the colours checked, the
 // payload built, the symbol encoded as r asks (the logo's pad spared). Its errors are the API's,
 // as Code's.
 func Symbol(r *api.Request) (payload.Payload, *qr.Symbol, error) {
-	if err := Check(r); err != nil {
-		return payload.Payload{}, nil, err
-	}
-	p, err := payload.Build(&r.Payload)
+	p, err := build(r)
 	if err != nil {
 		return p, nil, err
 	}
 	s, err := qr.Encode(p.Text, Encoding(r))
-	var long *qr.TooLongError
-	if errors.As(err, &long) {
-		return p, nil, api.NewError(api.ReasonNotEncodable, "",
-			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
-			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
-	}
-	if errors.Is(err, qr.ErrCoverTooCostly) {
-		return p, nil, api.NewError(api.ReasonNotEncodable, "logo",
-			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare.",
-			"the payload (%d bytes) leaves too little error correction for the logo at level %s or above", len(p.Text), r.ECC)
-	}
-	return p, s, err
+	return p, s, encodeError(err, p, r)
 }
 
 // Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:
 // the colours' contrast, the payload's errors, and NOT_ENCODABLE when the payload does not fit a
-// symbol at the level asked for or the symbol does not fit the image.
+// symbol at the level asked for or the symbol does not fit the image. Its steps are Prepare's
+// and Make's, but that the symbol is decided and encoded at once (qr.Encode, on the same scratch
+// memory) rather than apart: a code made alone need not be kept in between.
 func Code(r *api.Request) (*Result, error) {
 	p, s, err := Symbol(r)
 	if err != nil {
 		return nil, err
 	}
+	c, err := fit(r, p, s.Size())
+	if err != nil {
+		return nil, err
+	}
+	return c.draw(s)
+}
+
+// build checks the colours and what else no single field of r shows (Check), then builds its
+// payload.
+func build(r *api.Request) (payload.Payload, error) {
+	if err := Check(r); err != nil {
+		return payload.Payload{}, err
+	}
+	return payload.Build(&r.Payload)
+}
+
+// encodeError returns the API's error for err, the encoder's error for payload p of r: NOT_ENCODABLE
+// when it does not fit a symbol at r's level (field "") or no symbol can spare the logo's cover
+// (field logo); err as it is otherwise.
+func encodeError(err error, p payload.Payload, r *api.Request) error {
+	var long *qr.TooLongError
+	if errors.As(err, &long) {
+		return api.NewError(api.ReasonNotEncodable, "",
+			fmt.Sprintf("At error correction level %s a code holds at most %d bytes of this text; shorten it, lower ecc, or encode a URL that points to it.", long.Level, long.Max),
+			"the payload (%d bytes) does not fit a QR code at level %s", long.Len, long.Level)
+	}
+	if errors.Is(err, qr.ErrCoverTooCostly) {
+		return api.NewError(api.ReasonNotEncodable, "logo",
+			"Leave out the logo (logo=none), or shorten the payload: the logo hides modules that this code's error correction cannot spare.",
+			"the payload (%d bytes) leaves too little error correction for the logo at level %s or above", len(p.Text), r.ECC)
+	}
+	return err
+}
+
+// fit checks that a symbol of modules a side fits the image r asks for, at 2 pixels a module at
+// least (else NOT_ENCODABLE, field size), and returns r and payload p checked, with the pixels a
+// module; the symbol is the caller's to add.
+func fit(r *api.Request, p payload.Payload, modules int) (Prepared, error) {
 	o := Options(r)
-	px, err := render.ModulePixels(s.Size(), &o)
+	px, err := render.ModulePixels(modules, &o)
 	var small *render.TooSmallError
 	if errors.As(err, &small) {
 		hint := fmt.Sprintf("Use size %d or more (2 pixels a module), or a smaller margin.", small.MinSize)
 		if small.MinSize > render.MaxSize {
 			hint = "Shorten the payload, lower ecc or the margin: even 2048 pixels give fewer than 2 pixels a module."
 		}
-		return nil, api.NewError(api.ReasonNotEncodable, "size", hint,
+		return Prepared{}, api.NewError(api.ReasonNotEncodable, "size", hint,
 			"%d modules a side (with the quiet zone) do not fit %d pixels at 2 pixels a module", small.Modules, small.Size)
 	}
 	if err != nil {
-		return nil, err
+		return Prepared{}, err
 	}
-	res := &Result{Payload: p, Symbol: s, ModulePx: px, Warnings: warnings(p, r)}
+	return Prepared{Request: *r, Payload: p, ModulePx: px}, nil
+}
+
+// draw draws the image of symbol s, the symbol of c, in the format c asks for.
+func (c *Prepared) draw(s *qr.Symbol) (*Result, error) {
+	r, p := &c.Request, c.Payload
+	o := Options(r)
+	res := &Result{Payload: p, Symbol: s, ModulePx: c.ModulePx, Warnings: warnings(p, r)}
+	var err error
 	switch r.Format {
 	case api.FormatPDF:
 		o.Title = Title(p) // the document's /Title

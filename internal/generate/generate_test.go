@@ -32,7 +32,8 @@ func text(s string) payload.Request { return payload.Request{Type: payload.Text,
 
 // TestCodeErrors checks the errors Code returns, as api.ErrorOf gives them to the edges: the
 // colour rule first, the payload's own errors, and NOT_ENCODABLE for a payload too long at its
-// level, a logo that no symbol can spare and an image too small for its modules.
+// level, a logo that no symbol can spare and an image too small for its modules; Prepare returns
+// the same.
 func TestCodeErrors(t *testing.T) {
 	long := strings.Repeat("x", 2000) // byte mode: fits level L (2953 bytes), not H (1273)
 	tests := []struct {
@@ -96,6 +97,9 @@ func TestCodeErrors(t *testing.T) {
 			}
 			if e.Message == "" {
 				t.Error("no message")
+			}
+			if _, err := generate.Prepare(&r); *api.ErrorOf(err) != *e {
+				t.Errorf("Prepare's error %+v, Code's %+v", api.ErrorOf(err), e)
 			}
 		})
 	}

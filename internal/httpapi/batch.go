@@ -40,9 +40,10 @@ var batchDisposition = []string{`attachment; filename="qr-codes.zip"`}
 // it, none: 429 and nothing counted), then the batch is admitted to the bound on work and memory
 // by the most its codes could hold (503 OVERLOADED when the queue is full or that memory does not
 // fit, with its codes given back to the caller's budget), then every request is checked (any
-// failing: 400 BATCH_INVALID with each failing request's index and error, and no code made), and
-// only then are the codes made, each within the bound on work, and sent as one ZIP archive, each
-// file as soon as it is made (the archive is never held whole). Every refusal comes before the
+// failing: 400 BATCH_INVALID with each failing request's index and error, and no code made; the
+// check encodes no symbol, see batch.Plan), and only then are the codes made, each once and
+// within the bound on work, and sent as one ZIP archive, each file as soon as it is made (the
+// archive is never held whole). Every refusal comes before the
 // first byte of the archive; a failure after it (the client gone, a write failing) cuts the
 // connection, so that a part can never pass for a whole archive, and is logged.
 func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
