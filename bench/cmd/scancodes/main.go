@@ -61,12 +61,12 @@ func main() {
 func make1(j job) made {
 	r, err := api.DecodeJSON(j.Body)
 	if err != nil {
-		return made{Out: j.Out, Error: string(api.ErrorOf(err).Code)}
+		return made{Out: j.Out, Error: string(api.ErrorOf(err).Reason)}
 	}
 	r.Format = api.FormatPNG
 	res, err := generate.Code(&r)
 	if err != nil {
-		return made{Out: j.Out, Error: string(api.ErrorOf(err).Code)}
+		return made{Out: j.Out, Error: string(api.ErrorOf(err).Reason)}
 	}
 	defer res.Release()
 	if err := os.WriteFile(j.Out, res.PNG, 0o644); err != nil {
