@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render/internal/zlib"
 )
 
 // PNG returns s drawn as a PNG image, as o says.
@@ -28,7 +27,7 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	r.start(s, &l, o)
 	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
 	if r.depth == 8 {
-		img.row, img.patched = nil, &r.rows
+		img.row, img.pieced = nil, &r.rows
 	}
 	return appendPNG(dst, &img), nil
 }
@@ -43,17 +42,59 @@ type pngImage struct {
 	// row y is identical to row y-1 (never for y == 0). It is called for y = 0, 1, …, height-1 in
 	// order, always with the same dst buffer, so dst still holds row y-1 when it is called for y.
 	row func(y int, dst []byte) (same bool)
-	// patched, when set, takes the place of row for images that know each row as changes to the
-	// one above (see zlib.Patch).
-	patched *patchedRows
+	// pieced, when set, takes the place of row for images that know each row as pieces on the
+	// one above (see piecedRows).
+	pieced *piecedRows
 }
 
-// patchedRows describes the rows of an image by patches: table is the patch table (entry 0 the
-// empty patch) and row returns the placements, in order, of the patches that turn row y−1 into
-// row y (none: the same row), where row −1 is all zero.
-type patchedRows struct {
-	table []*zlib.Patch
-	row   func(y int) []zlib.Placement
+// A piece is a stretch of a scanline of filter type Up (PNG spec 9.2) where its row differs
+// from the row above: the bytewise differences modulo 256, first and last not zero. The empty
+// piece changes nothing.
+type piece struct {
+	offset int    // where diff starts, in bytes from the anchor the piece is placed at
+	diff   []byte // the differences; none for the empty piece
+}
+
+// A pieceSet is a list of pieces, made once and then read-only, shared between images and
+// goroutines: the compressor may keep its own form of a set for as long as the set lives.
+type pieceSet struct {
+	list []piece
+}
+
+// piecedRows describes the rows of an image by pieces: sets are the pieces used, numbered in
+// order across the sets (entry 0, of the first set, the empty piece, and at most 4095 entries
+// in all), and row returns the pieces that turn row y−1 into row y (row −1 is all zero):
+// piece pieces[i] at anchors[i], for each i, in order and not overlapping; none when the two
+// rows are the same. A piece placed at anchor a puts its diff at byte a + offset of the row,
+// so at byte 1 + a + offset of the scanline, after its filter type (PNG spec 7.3); at depth 8,
+// byte x of the row is pixel x.
+type piecedRows struct {
+	sets []*pieceSet
+	row  func(y int) (anchors []int32, pieces []uint16)
+}
+
+// A pngCompressor turns the filtered scanlines of an image (PNG spec 7.3, 9) into a zlib stream
+// (PNG spec 10, RFC 1950): scanlines in, bytes out. Repetition is declared, never searched for
+// by the writer: a scanline repeats the one before (RepeatRows), or is made of known pieces
+// (PieceRows). A pngCompressor is reused, one image at a time.
+type pngCompressor interface {
+	// Reset starts a stream, appended to dst, of scanlines of n bytes: the filter type, then
+	// the filtered bytes.
+	Reset(dst []byte, n int)
+	// NextRow returns the buffer, of n bytes, that the caller fills with the next scanline
+	// before CommitRow.
+	NextRow() []byte
+	// CommitRow adds the first m bytes of NextRow's buffer as a scanline: m is n, or less for a
+	// final short scanline.
+	CommitRow(m int)
+	// RepeatRows adds k copies of the last scanline.
+	RepeatRows(k int)
+	// PieceRows adds the scanlines of an image that comes as pieces (see piecedRows): each of
+	// filter type Up, its bytes after the filter type zeros but for the pieces that rows.row
+	// places, for y = 0, 1, …, height−1.
+	PieceRows(rows *piecedRows, height int)
+	// Finish ends the stream and returns dst with the stream appended.
+	Finish() []byte
 }
 
 // appendPNG appends the PNG file of img to dst (PNG spec, ISO/IEC 15948 / W3C PNG 3rd ed.):
@@ -61,8 +102,8 @@ type patchedRows struct {
 //
 // It trusts row's report of repeated rows: they cost a copy of the row above, whatever their
 // bytes. Scanlines get filter type None, or Up when they differ from the row above in few
-// places (see filterRow); patched images' scanlines all get type Up (see
-// writePatchedScanlines). It panics if img breaks the rules of pngImage.
+// places (see filterRow); pieced images' scanlines all get type Up (see
+// writePiecedScanlines). It panics if img breaks the rules of pngImage.
 func appendPNG(dst []byte, img *pngImage) []byte {
 	img.check()
 	e := pngEncoder{dst: append(dst, pngSignature...), img: img}
@@ -92,7 +133,7 @@ func (img *pngImage) check() {
 		panic(fmt.Sprintf("render: PNG bit depth %d", img.depth))
 	case len(img.palette) < 1 || len(img.palette) > 1<<img.depth:
 		panic(fmt.Sprintf("render: PNG palette of %d colours at depth %d", len(img.palette), img.depth))
-	case img.row == nil && img.patched == nil:
+	case img.row == nil && img.pieced == nil:
 		panic("render: PNG without rows")
 	}
 }
@@ -105,13 +146,13 @@ type pngEncoder struct {
 
 // pngScratch is the memory of writeIDAT, reused through pngScratches.
 type pngScratch struct {
-	z    *zlib.Writer
+	z    pngCompressor
 	raw  []byte // the row buffer handed to pngImage.row
 	prev []byte // the previous row
 }
 
 // pngScratches holds pngScratch values between calls of appendPNG.
-var pngScratches = sync.Pool{New: func() any { return &pngScratch{z: zlib.NewWriter()} }}
+var pngScratches = sync.Pool{New: func() any { return &pngScratch{z: newPNGCompressor()} }}
 
 // beginChunk appends a chunk's length, to be filled in by endChunk, and its type (PNG spec 5.3),
 // and returns where the chunk starts.
@@ -157,8 +198,8 @@ func (e *pngEncoder) writePLTE() {
 func (e *pngEncoder) writeIDAT() {
 	start := e.beginChunk("IDAT")
 	sc := pngScratches.Get().(*pngScratch)
-	if e.img.patched != nil {
-		e.writePatchedScanlines(sc)
+	if e.img.pieced != nil {
+		e.writePiecedScanlines(sc)
 	} else {
 		e.writeScanlines(sc)
 	}
@@ -203,19 +244,13 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	e.dst = z.Finish()
 }
 
-// upHead is the first byte of a patched row: its filter type.
-var upHead = zlib.NewPatch(0, []byte{filterUp})
-
-// writePatchedScanlines compresses the scanlines of an image that comes as patches: each of filter
-// type Up, whose bytes are the patches and zeros.
-func (e *pngEncoder) writePatchedScanlines(sc *pngScratch) {
+// writePiecedScanlines compresses the scanlines of an image that comes as pieces: each of filter
+// type Up, whose bytes are the pieces and zeros.
+func (e *pngEncoder) writePiecedScanlines(sc *pngScratch) {
 	img := e.img
 	z := sc.z
 	z.Reset(e.dst, 1+(img.width*img.depth+7)/8)
-	z.UsePatches(img.patched.table, upHead)
-	for y := range img.height {
-		z.PatchRow(img.patched.row(y))
-	}
+	z.PieceRows(img.pieced, img.height)
 	e.dst = z.Finish()
 }
 

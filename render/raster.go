@@ -6,7 +6,6 @@ import (
 
 	"github.com/bananaqr/bananaqr/qr"
 	"github.com/bananaqr/bananaqr/render/internal/banana"
-	"github.com/bananaqr/bananaqr/render/internal/zlib"
 )
 
 // Palette entries of the 8-bit images.
@@ -21,7 +20,7 @@ const (
 
 // rasterizer draws the rows of a PNG image of a symbol, one after the other. Its memory is
 // pooled and reused. Square modules in two colours come as rows of bits (row); otherwise rows
-// come as patches (patchRow, raster_patches.go).
+// come as pieces (pieceRow, raster_pieces.go).
 type rasterizer struct {
 	g        grid
 	l        layout
@@ -33,18 +32,18 @@ type rasterizer struct {
 	prevInQuiet bool // whether the last row was background outside the symbol
 
 	// Depth 8.
-	patches *modulePatches   // of the modules
-	cells   []cell           // the current module row's dark modules with rounded corners
-	top     []cell           // those with a rounded top corner
-	bottom  []cell           // those with a rounded bottom corner
-	table   []*zlib.Patch    // the patches of the image: the modules', then the mark's
-	places  []zlib.Placement // scratch: a row's patches
+	modules *modulePieces // of the modules
+	cells   []cell        // the current module row's dark modules with rounded corners
+	top     []cell        // those with a rounded top corner
+	bottom  []cell        // those with a rounded bottom corner
+	sets    []*pieceSet   // the pieces of the image: the modules', then the mark's
+	placed  rowPieces     // scratch: a row's pieces
 
-	markPatches []*zlib.Patch // the mark's rows as patches (see markPatchesOf), or nil for no logo
-	markSide    int           // the mark's side in pixels
-	markAt      int           // its first pixel, down and across
-	markFirst   int           // the table entry of markPatches[0]
-	rows        patchedRows
+	markPieces *pieceSet // the mark's rows as pieces (see markPiecesOf), or nil for no logo
+	markSide   int       // the mark's side in pixels
+	markAt     int       // its first pixel, down and across
+	markFirst  int       // the entry of markPieces' first piece, across the sets
+	rows       piecedRows
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
@@ -66,18 +65,18 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	for level := uint8(1); level <= markLevels; level++ {
 		r.paletteA[paletteMark+int(level)] = banana.LevelColor(level, bg)
 	}
-	r.patches = modulePatchesOf(l.module, o.Corners == Rounded)
-	r.table = append(r.table[:0], r.patches.list...)
-	r.markPatches = nil
+	r.modules = modulePiecesOf(l.module, o.Corners == Rounded)
+	r.sets = append(r.sets[:0], r.modules.set)
+	r.markPieces = nil
 	if l.pad.side > 0 {
 		k := l.module
 		r.markSide = (l.pad.side - 2*logoInset) * k
 		r.markAt = l.origin + (2*l.pad.first+2*logoInset)*k/2
-		r.markPatches = markPatchesOf(r.markSide)
-		r.markFirst = len(r.table)
-		r.table = append(r.table, r.markPatches...)
+		r.markPieces = markPiecesOf(r.markSide)
+		r.markFirst = len(r.modules.set.list)
+		r.sets = append(r.sets, r.markPieces)
 	}
-	r.rows = patchedRows{table: r.table, row: r.patchRow}
+	r.rows = piecedRows{sets: r.sets, row: r.pieceRow}
 }
 
 // row is the pngImage row function of depth 1: it draws pixel row y into dst, or reports that
@@ -116,7 +115,7 @@ func (r *rasterizer) squareRow(my int, dst []byte) {
 // cornerTile returns the palette entries of the top left corner of a module of k pixels whose
 // corner is rounded with radius cornerRadius modules: side×side pixels, row by row, each the
 // shade nearest to the share of the pixel inside the rounded module (4×4 samples a pixel).
-// Only newModulePatches calls it, whose results modulePatchCache keeps.
+// Only newModulePieces calls it, whose results modulePieceCache keeps.
 func cornerTile(k int) (tile []uint8, side int) {
 	radius := cornerRadius * float64(k)
 	side = int(radius + 0.999999)

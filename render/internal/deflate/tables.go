@@ -1,4 +1,4 @@
-package zlib
+package deflate
 
 // This file holds the format's limits and tables and the compressor's settings.
 

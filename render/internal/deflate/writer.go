@@ -1,4 +1,4 @@
-package zlib
+package deflate
 
 import "encoding/binary"
 

@@ -1,8 +1,8 @@
-package zlib
+package deflate
 
 import (
 	"bytes"
-	stdzlib "compress/zlib"
+	"compress/zlib"
 	"fmt"
 	"hash/adler32"
 	"io"
@@ -58,7 +58,7 @@ func ztSplit(data []byte, rowLen int) *ztInput {
 // ztInflate decompresses a zlib stream with compress/zlib, which checks the header and Adler-32.
 func ztInflate(tb testing.TB, stream []byte) []byte {
 	tb.Helper()
-	r, err := stdzlib.NewReader(bytes.NewReader(stream))
+	r, err := zlib.NewReader(bytes.NewReader(stream))
 	if err != nil {
 		tb.Fatalf("zlib header: %v", err)
 	}
@@ -458,19 +458,20 @@ func TestDeflatePatches(t *testing.T) {
 		for range rows {
 			row := make([]byte, rowLen)
 			row[0] = head.data[0]
-			var places []Placement
-			for at := 1; at < rowLen && len(places) < 60; {
+			var anchors []int32
+			var entries []uint16
+			for at := 1; at < rowLen && len(entries) < 60; {
 				i := r.IntN(len(table))
 				p := table[i]
 				anchor := at + r.IntN(1+rowLen/8) - 1 // the place's data starts at 1 + anchor + offset
 				if 1+anchor+p.offset+len(p.data) > rowLen || r.IntN(8) == 0 {
 					break
 				}
-				places = append(places, Placement{Anchor: int32(anchor), Patch: uint16(i)})
+				anchors, entries = append(anchors, int32(anchor)), append(entries, uint16(i))
 				copy(row[1+anchor+p.offset:], p.data)
 				at = 1 + anchor + p.offset + len(p.data)
 			}
-			z.PatchRow(places)
+			z.PatchRow(anchors, entries)
 			want = append(want, row...)
 		}
 		stream := z.Finish()

@@ -1,19 +1,15 @@
 package render
 
-import (
-	"math/bits"
+import "math/bits"
 
-	"github.com/bananaqr/bananaqr/render/internal/zlib"
-)
-
-// This file draws 8-bit images (rounded corners, the logo) as patches on the row above (see
-// zlib.Patch), without drawing a pixel. Within a module row, a pixel row differs from the
-// one above only where a rounded corner's curve crosses it, and where the mark does; and a dark
-// module's pixel row depends only on which of its corners are rounded and the row's place in the
-// module. Between module rows, a module's first row differs from the last row of the one above
-// by what the two modules are. So the changes for every case are made once per module size
-// (modulePatches), the mark's once per size (markPatchesOf), and a row costs a zlib.Placement per
-// module it changes.
+// This file draws 8-bit images (rounded corners, the logo) as pieces on the row above (see
+// piece, png.go): the differences of scanlines of filter type Up (PNG spec 9.2), without
+// drawing a pixel. Within a module row, a pixel row differs from the one above only where a
+// rounded corner's curve crosses it, and where the mark does; and a dark module's pixel row
+// depends only on which of its corners are rounded and the row's place in the module. Between
+// module rows, a module's first row differs from the last row of the one above by what the two
+// modules are. So the changes for every case are made once per module size (modulePieces), the
+// mark's once per size (markPiecesOf), and a row costs a placed piece per module it changes.
 
 // Corners of a dark module, as bits of a corner set: a corner is rounded when both of the
 // module's neighbours along its edges are light.
@@ -31,53 +27,54 @@ type cell struct {
 	corners uint8 // its rounded corners
 }
 
-// modulePatches are the patches of modules of k pixels, a byte a pixel. Within a dark module,
+// modulePieces are the pieces of modules of k pixels, a byte a pixel. Within a dark module,
 // row dy (1 to k−1) changes from row dy−1 only by its rounded corners' curves: the top ones in
 // rows 0 to side−1, the bottom ones in rows k−side to k−1. A module's first row changes from the
 // last row of the module above by what each is: light, or dark with its rounded corners on the
 // side they share.
-type modulePatches struct {
-	side   int           // of the corner tile (see cornerTile); 0 for square modules
-	list   []*zlib.Patch // the distinct patches; list[0] is zlib.EmptyPatch
-	within []uint16      // [dy][corners] → entry of list; 0 when the row does not change
+type modulePieces struct {
+	side   int       // of the corner tile (see cornerTile); 0 for square modules
+	set    *pieceSet // the distinct pieces; entry 0 is the empty piece
+	within []uint16  // [dy][corners] → entry of set; 0 when the row does not change
 	// enter is [above][below] → entry, where above and below are 0 for a light module, else 1 +
 	// its rounded corners on the shared side: bottom corners >> 2 above, top corners & 3 below.
 	enter []uint16
 }
 
-// withinPatch returns the entry of the change to row dy of a dark module with corners c.
-func (p *modulePatches) withinPatch(dy int, c uint8) uint16 {
+// withinPiece returns the entry of the change to row dy of a dark module with corners c.
+func (p *modulePieces) withinPiece(dy int, c uint8) uint16 {
 	return p.within[dy*cornerSets+int(c)]
 }
 
-// enterPatch returns the entry of the change from the last row of module above to the first row
-// of module below (see modulePatches.enter).
-func (p *modulePatches) enterPatch(above, below uint64) uint16 {
+// enterPiece returns the entry of the change from the last row of module above to the first row
+// of module below (see modulePieces.enter).
+func (p *modulePieces) enterPiece(above, below uint64) uint16 {
 	return p.enter[above*5+below]
 }
 
-// modulePatchCache keeps modulePatches by module size and corners, up to 4 MB.
-var modulePatchCache = boundedCache[[2]int, *modulePatches]{max: 4 << 20}
+// modulePieceCache keeps modulePieces by module size and corners, up to 4 MB.
+var modulePieceCache = boundedCache[[2]int, *modulePieces]{max: 4 << 20}
 
-// modulePatchesOf returns the patches of modules of k pixels, rounded or square.
-func modulePatchesOf(k int, rounded bool) *modulePatches {
+// modulePiecesOf returns the pieces of modules of k pixels, rounded or square.
+func modulePiecesOf(k int, rounded bool) *modulePieces {
 	key := [2]int{k, 0}
 	if rounded {
 		key[1] = 1
 	}
-	return modulePatchCache.get(key, newModulePatches)
+	return modulePieceCache.get(key, newModulePieces)
 }
 
-// newModulePatches makes the modulePatches of key (module size k, rounded 1 or square 0) for
-// modulePatchCache, with their cost in bytes: the changes within a dark module for every corner
-// set, then the changes between modules one above the other.
-func newModulePatches(key [2]int) (*modulePatches, int) {
+// newModulePieces makes the modulePieces of key (module size k, rounded 1 or square 0) for
+// modulePieceCache, with their cost in bytes (the compressor's form of the pieces included):
+// the changes within a dark module for every corner set, then the changes between modules one
+// above the other.
+func newModulePieces(key [2]int) (*modulePieces, int) {
 	k, rounded := key[0], key[1] == 1
-	b := &patchBuilder{k: k}
+	b := &pieceBuilder{k: k}
 	if rounded {
 		b.tile, b.side = cornerTile(k)
 	}
-	p := &modulePatches{side: b.side, list: []*zlib.Patch{zlib.EmptyPatch},
+	p := &modulePieces{side: b.side, set: &pieceSet{list: []piece{{}}},
 		within: make([]uint16, k*cornerSets), enter: make([]uint16, 5*5)}
 	b.p, b.seen = p, make(map[string]uint16)
 	b.cost = 2 * (len(p.within) + len(p.enter))
@@ -91,21 +88,21 @@ func newModulePatches(key [2]int) (*modulePatches, int) {
 	return p, b.cost
 }
 
-// patchBuilder fills a modulePatches, keeping each distinct patch once.
-type patchBuilder struct {
-	p         *modulePatches
+// pieceBuilder fills a modulePieces, keeping each distinct piece once.
+type pieceBuilder struct {
+	p         *modulePieces
 	k         int               // the module size in pixels
 	tile      []uint8           // the corner tile, side×side pixels; nil for square modules
 	side      int               // of the corner tile; 0 for square modules
-	seen      map[string]uint16 // first pixel and changes of each patch in p.list → its entry
+	seen      map[string]uint16 // first pixel and changes of each piece in p.set → its entry
 	diff      []byte            // scratch: the changes of the current row
 	prev, cur []uint8           // scratch: the two rows compared, k pixels each
-	cost      int               // bytes held so far, for modulePatchCache
+	cost      int               // bytes held so far, for modulePieceCache
 }
 
-// entry returns the entry of p.list that turns pixels prev into cur, adding it when it is new;
+// entry returns the entry of p.set that turns pixels prev into cur, adding it when it is new;
 // 0 when the two are the same.
-func (b *patchBuilder) entry(prev, cur []uint8) uint16 {
+func (b *pieceBuilder) entry(prev, cur []uint8) uint16 {
 	b.diff = appendDiff(b.diff[:0], prev, cur)
 	diff := b.diff
 	first, last := 0, len(diff)
@@ -121,9 +118,10 @@ func (b *patchBuilder) entry(prev, cur []uint8) uint16 {
 	key := string(rune(first)) + string(diff[first:last])
 	e, ok := b.seen[key]
 	if !ok {
-		e = uint16(len(b.p.list))
+		list := &b.p.set.list
+		e = uint16(len(*list))
 		b.seen[key] = e
-		b.p.list = append(b.p.list, zlib.NewPatch(first, append([]byte(nil), diff[first:last]...)))
+		*list = append(*list, piece{offset: first, diff: append([]byte(nil), diff[first:last]...)})
 		b.cost += 64 + 5*(last-first)
 	}
 	return e
@@ -131,7 +129,7 @@ func (b *patchBuilder) entry(prev, cur []uint8) uint16 {
 
 // fillWithin sets p.within for the first sets corner sets: the change to each row dy (1 to k−1)
 // of a dark module from row dy−1.
-func (b *patchBuilder) fillWithin(sets int) {
+func (b *pieceBuilder) fillWithin(sets int) {
 	prev, cur := b.prev, b.cur
 	for c := range sets {
 		for dy := 1; dy < b.k; dy++ {
@@ -144,7 +142,7 @@ func (b *patchBuilder) fillWithin(sets int) {
 
 // fillEnter sets p.enter: the change from the last row of the module above to the first row of
 // the module below, each light or dark with its rounded corners on the side they share.
-func (b *patchBuilder) fillEnter() {
+func (b *pieceBuilder) fillEnter() {
 	prev, cur := b.prev, b.cur
 	for above := range 5 {
 		for below := range 5 {
@@ -203,16 +201,16 @@ func appendDiff(dst []byte, prev, cur []uint8) []byte {
 	return dst
 }
 
-// markPatchCache keeps the mark's patches by size, up to 8 MB.
-var markPatchCache = boundedCache[int, []*zlib.Patch]{max: 8 << 20}
+// markPieceCache keeps the mark's pieces by size, up to 8 MB.
+var markPieceCache = boundedCache[int, *pieceSet]{max: 8 << 20}
 
-// markPatchesOf returns the mark of px pixels as patches: entry i (0 to px) turns row i−1 of the
-// mark into row i, where rows −1 and px are the background; zlib.EmptyPatch when the two are the
-// same. A patch's anchor is the mark's first pixel.
-func markPatchesOf(px int) []*zlib.Patch {
-	return markPatchCache.get(px, func(px int) ([]*zlib.Patch, int) {
+// markPiecesOf returns the mark of px pixels as pieces: entry i (0 to px) turns row i−1 of the
+// mark into row i, where rows −1 and px are the background; the empty piece when the two are the
+// same. A piece's anchor is the mark's first pixel.
+func markPiecesOf(px int) *pieceSet {
+	return markPieceCache.get(px, func(px int) (*pieceSet, int) {
 		raster := markRaster(px)
-		patches := make([]*zlib.Patch, px+1)
+		set := &pieceSet{list: make([]piece, px+1)}
 		prev, cur := make([]uint8, px), make([]uint8, px)
 		cost := 0
 		var diff []byte
@@ -234,39 +232,32 @@ func markPatchesOf(px int) []*zlib.Patch {
 			for last > first && diff[last-1] == 0 {
 				last--
 			}
-			patches[i] = zlib.EmptyPatch
 			if first < last {
-				patches[i] = zlib.NewPatch(first, append([]byte(nil), diff[first:last]...))
-				cost += 64 + 5*(last-first)
+				set.list[i] = piece{offset: first, diff: append([]byte(nil), diff[first:last]...)}
+				cost += 64 + 5*(last-first) // the compressor's form of the piece included
 			}
 		}
-		return patches, cost
+		return set, cost
 	})
 }
 
-// patchRow is the patchedRows row function of depth 8 (see patchedRows).
-func (r *rasterizer) patchRow(y int) []zlib.Placement {
+// pieceRow is the piecedRows row function of depth 8 (see piecedRows).
+func (r *rasterizer) pieceRow(y int) (anchors []int32, pieces []uint16) {
 	l := &r.l
 	k := l.module
 	sy := y - l.origin
-	places := r.places[:0]
-	var markPlace zlib.Placement // the mark's change in this row; entry 0 for none
-	if i := y - r.markAt; r.markPatches != nil && i >= 0 && i <= r.markSide && r.markPatches[i] != zlib.EmptyPatch {
-		markPlace = zlib.Placement{Anchor: int32(r.markAt), Patch: uint16(r.markFirst + i)}
-	}
-	add := func(anchor int32, e uint16) {
-		if markPlace.Patch != 0 && anchor > markPlace.Anchor {
-			places = append(places, markPlace)
-			markPlace.Patch = 0
-		}
-		places = append(places, zlib.Placement{Anchor: anchor, Patch: e})
+	row := &r.placed
+	row.anchors, row.pieces = row.anchors[:0], row.pieces[:0]
+	row.markAt, row.mark = int32(r.markAt), 0
+	if i := y - r.markAt; r.markPieces != nil && i >= 0 && i <= r.markSide && len(r.markPieces.list[i].diff) > 0 {
+		row.mark = uint16(r.markFirst + i)
 	}
 	switch my, dy := sy/k, sy%k; {
 	case sy < 0 || sy > l.n*k: // the quiet zone and the remainder
 	case dy == 0: // the first row of a module row, or the first below the symbol
-		r.enterRow(my, add)
+		r.enterRow(my, row)
 	default:
-		p := r.patches
+		p := r.modules
 		cells := r.cells
 		switch {
 		case dy < k-p.side:
@@ -275,21 +266,37 @@ func (r *rasterizer) patchRow(y int) []zlib.Placement {
 			cells = r.bottom
 		}
 		for _, m := range cells {
-			if e := p.withinPatch(dy, m.corners); e != 0 {
-				add(m.anchor, e)
+			if e := p.withinPiece(dy, m.corners); e != 0 {
+				row.place(m.anchor, e)
 			}
 		}
 	}
-	if markPlace.Patch != 0 {
-		places = append(places, markPlace)
+	if row.mark != 0 { // the mark's piece comes last
+		row.anchors, row.pieces = append(row.anchors, row.markAt), append(row.pieces, row.mark)
 	}
-	r.places = places
-	return places
+	return row.anchors, row.pieces
+}
+
+// rowPieces collects the pieces of a row in order, the mark's in its place among the modules'.
+type rowPieces struct {
+	anchors []int32
+	pieces  []uint16
+	markAt  int32  // the mark's anchor
+	mark    uint16 // the mark's piece, not yet placed; 0 for none
+}
+
+// place adds piece e at anchor, after the mark's piece if that comes first.
+func (row *rowPieces) place(anchor int32, e uint16) {
+	if row.mark != 0 && anchor > row.markAt {
+		row.anchors, row.pieces = append(row.anchors, row.markAt), append(row.pieces, row.mark)
+		row.mark = 0
+	}
+	row.anchors, row.pieces = append(row.anchors, anchor), append(row.pieces, e)
 }
 
 // enterRow places the changes from the last pixel row of module row my−1 to the first of module
 // row my (either may be outside the symbol: light), and lists the cells of module row my.
-func (r *rasterizer) enterRow(my int, add func(anchor int32, e uint16)) {
+func (r *rasterizer) enterRow(my int, pieces *rowPieces) {
 	k, x0 := r.l.module, r.l.origin
 	g := &r.g
 	row := func(y int) []uint64 {
@@ -305,7 +312,7 @@ func (r *rasterizer) enterRow(my int, add func(anchor int32, e uint16)) {
 		return row[w]
 	}
 	up, cur, down := row(my-1), row(my), row(my+1)
-	rounded := r.patches.side > 0
+	rounded := r.modules.side > 0
 	r.cells, r.top, r.bottom = r.cells[:0], r.top[:0], r.bottom[:0]
 	for w := range g.words {
 		c, u, d := word(cur, w), word(up, w), word(down, w)
@@ -322,8 +329,8 @@ func (r *rasterizer) enterRow(my int, add func(anchor int32, e uint16)) {
 			b := uint(bits.TrailingZeros64(change))
 			above, below := u>>b&1*(1+ubl>>b&1+ubr>>b&1<<1), c>>b&1*(1+tl>>b&1+tr>>b&1<<1)
 			x := x0 + (64*w+int(b))*k
-			if e := r.patches.enterPatch(above, below); e != 0 {
-				add(int32(x), e)
+			if e := r.modules.enterPiece(above, below); e != 0 {
+				pieces.place(int32(x), e)
 			}
 		}
 		for corners := tl | tr | bl | br; corners != 0; corners &= corners - 1 {

@@ -1,27 +1,27 @@
-package zlib
+package deflate
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// This file is Writer's second way of taking rows, for images whose rows the caller knows as
-// changes to the row above. A rounded or logo PNG has hundreds of distinct rows, and parsing
-// each byte of them costs far more than the image is worth; but the rasteriser knows where each
-// row differs from the one above (the modules that start, the rounded corners crossing it, the
-// mark) and by how much, from a small table of such differences ("patches") made once per
-// module size. So a row comes as the Up differences of PNG (spec 9.2): a head byte, the filter
-// type, then zeros except at the patches it places. A patch's tokens (literals, and runs as
-// matches at distance 1), and its bits in the block's Huffman codes, are worked out once per
-// block: a placed patch costs one token, whose bits are the zeros before it (a literal 0 and
-// matches at distance 1) and the patch's, copied. The Adler-32 comes from the patches' sums.
+// This file is Writer's second way of taking rows, for callers that know each row as a fixed head
+// followed by zeros, except where they place entries of a small table of byte strings made once
+// ("patches"). A PNG scanline of filter type Up is such a row wherever an image changes from the
+// row above in few, recurring ways (PNG spec 9.2): the filter type is the head, and the
+// differences are the patches. Parsing each byte of such rows costs far more than they are
+// worth; placing a patch costs one token instead. A patch's tokens (literals, and runs as
+// matches at distance 1, RFC 1951 3.2.5) are worked out when it is made and its bits in the
+// block's Huffman codes once per block: a placed patch's token stands for the zeros before it (a
+// literal 0 and matches at distance 1) and the patch's tokens, whose bits are copied. The
+// Adler-32 (RFC 1950 8.2) comes from the patches' sums, without a look at the zeros.
 
-// A Patch is a stretch of a scanline filtered Up where its row differs from the row above: the
-// bytewise differences modulo 256, first and last not zero. It is read-only once made, and
-// shared between images and goroutines.
+// A Patch is a byte string placed in rows (see PatchRow), such as the bytewise differences
+// modulo 256 between a scanline and the one above where they differ, first and last not zero.
+// It is read-only once made, and shared between streams and goroutines.
 type Patch struct {
-	offset int     // where the stretch starts, in bytes from the anchor of its Placement
-	data   []byte  // the differences; none for the empty patch
+	offset int     // where the string starts, in bytes from the anchor it is placed at
+	data   []byte  // the string; none for the empty patch
 	toks   []token // data as literals, and runs of a byte as matches at distance 1
 	s, w   uint32  // the Adler-32 sums of data (see adlerSums)
 }
@@ -51,13 +51,6 @@ func NewPatch(offset int, data []byte) *Patch {
 	return p
 }
 
-// A Placement puts entry Patch of the writer's patch table into a row: the patch's data starts
-// at byte Anchor + offset of the row's data (after its first byte, the PNG filter type).
-type Placement struct {
-	Anchor int32
-	Patch  uint16
-}
-
 // Patch tokens: symbol patchSym in bits 0–8 (no DEFLATE symbol), the table entry in bits 9–20,
 // and in bits 21–31 the number of zero bytes before the patch.
 const (
@@ -69,10 +62,10 @@ const (
 
 // UsePatches sets the patch table of the stream that Reset started: table[0] must be
 // EmptyPatch, and at most maxPatches−1 (4095) entries; and head, the patch every row starts with
-// (offset 0).
+// (offset 0, not empty).
 func (z *Writer) UsePatches(table []*Patch, head *Patch) {
-	if len(table) >= maxPatches || table[0] != EmptyPatch {
-		panic("zlib: bad patch table")
+	if len(table) >= maxPatches || table[0] != EmptyPatch || len(head.data) == 0 {
+		panic("deflate: bad patch table")
 	}
 	z.patches = append(append(z.patches[:0], table...), head)
 	z.headEntry = uint16(len(table))
@@ -94,12 +87,13 @@ func (z *Writer) UsePatches(table []*Patch, head *Patch) {
 	z.zeros = 0
 }
 
-// PatchRow adds a row of rowLen bytes: the head patch, then zeros but for the patches at
-// places, which come in order and do not overlap. The zeros at the end wait for the next row's
-// head, to share its token.
-func (z *Writer) PatchRow(places []Placement) {
+// PatchRow adds a row of rowLen bytes: the head patch, then zeros but for entry entries[i] of the
+// patch table at anchors[i], for each i: its data starts at byte anchors[i] + its offset after the
+// head. The patches come in order and do not overlap. The zeros at the end wait for the next
+// row's head, to share its token.
+func (z *Writer) PatchRow(anchors []int32, entries []uint16) {
 	n := z.rowLen
-	if z.ntok+len(places)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
+	if z.ntok+len(entries)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
 		z.writeBlock(false)
 	}
 	info := z.patchInfo
@@ -107,16 +101,25 @@ func (z *Writer) PatchRow(places []Placement) {
 	z.addPatch(z.zeros, z.headEntry)
 	at := int(h.len)
 	s, w := uint64(h.s), uint64(h.w)+uint64(n-at)*uint64(h.s)
-	for _, pl := range places {
-		p := &info[pl.Patch]
-		start := 1 + int(pl.Anchor) + int(p.offset)
-		z.addPatch(start-at, pl.Patch)
+	anchors = anchors[:len(entries)]
+	for i, e := range entries {
+		p := &info[e]
+		start := int(h.len) + int(anchors[i]) + int(p.offset)
+		z.addPatch(start-at, e)
 		at = start + int(p.len)
 		s += uint64(p.s)
 		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
 	}
 	z.zeros = n - at
 	z.addRowSums(n, uint32(s%adlerMod), uint32(w%adlerMod))
+}
+
+// PatchRows adds n rows of patches: for i = 0, 1, …, n−1, the row of the anchors and entries
+// that row(i) returns (see PatchRow).
+func (z *Writer) PatchRows(n int, row func(i int) (anchors []int32, entries []uint16)) {
+	for i := range n {
+		z.PatchRow(row(i))
+	}
 }
 
 // flushZeros adds the zeros that end the last patched row, if they are still waiting.
