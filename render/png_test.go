@@ -2,14 +2,12 @@ package render
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -663,7 +661,7 @@ func TestPNGChunks(t *testing.T) {
 			t.Fatalf("IEND with %d bytes", len(chunks[3].data))
 		}
 		// The image data: a zlib stream of the filtered scanlines (filter byte 0 or 2).
-		raw := pngInflate(t, chunks[2].data)
+		raw := qrtest.Inflate(t, chunks[2].data)
 		rowLen := 1 + (m.w*m.depth+7)/8
 		if len(raw) != m.h*rowLen {
 			t.Fatalf("%d bytes of scanlines, want %d", len(raw), m.h*rowLen)
@@ -825,21 +823,4 @@ func TestPNGConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-}
-
-// pngInflate decompresses a zlib stream with compress/zlib, which checks the header and Adler-32.
-func pngInflate(tb testing.TB, stream []byte) []byte {
-	tb.Helper()
-	r, err := zlib.NewReader(bytes.NewReader(stream))
-	if err != nil {
-		tb.Fatalf("zlib header: %v", err)
-	}
-	out, err := io.ReadAll(r)
-	if err != nil {
-		tb.Fatalf("inflate: %v", err)
-	}
-	if err := r.Close(); err != nil {
-		tb.Fatalf("close: %v", err)
-	}
-	return out
 }

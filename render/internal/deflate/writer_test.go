@@ -2,13 +2,13 @@ package deflate
 
 import (
 	"bytes"
-	"compress/zlib"
 	"fmt"
 	"hash/adler32"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
 // ztInput is the input of a Writer: rows of rowLen bytes (the last may be shorter), and
@@ -55,29 +55,12 @@ func ztSplit(data []byte, rowLen int) *ztInput {
 	return in
 }
 
-// ztInflate decompresses a zlib stream with compress/zlib, which checks the header and Adler-32.
-func ztInflate(tb testing.TB, stream []byte) []byte {
-	tb.Helper()
-	r, err := zlib.NewReader(bytes.NewReader(stream))
-	if err != nil {
-		tb.Fatalf("zlib header: %v", err)
-	}
-	out, err := io.ReadAll(r)
-	if err != nil {
-		tb.Fatalf("inflate: %v", err)
-	}
-	if err := r.Close(); err != nil {
-		tb.Fatalf("close: %v", err)
-	}
-	return out
-}
-
 // ztRoundTrip compresses in and checks that it inflates back, and returns the stream.
 func ztRoundTrip(tb testing.TB, z *Writer, in *ztInput) []byte {
 	tb.Helper()
 	stream := in.compress(z, nil)
 	want := in.data()
-	if got := ztInflate(tb, stream); !bytes.Equal(got, want) {
+	if got := qrtest.Inflate(tb, stream); !bytes.Equal(got, want) {
 		i := 0
 		for i < min(len(got), len(want)) && got[i] == want[i] {
 			i++
@@ -234,7 +217,7 @@ func TestDeflateAppends(t *testing.T) {
 	if !bytes.HasPrefix(out, prefix) {
 		t.Fatalf("prefix lost: %q", out)
 	}
-	if got := ztInflate(t, out[len(prefix):]); string(got) != "hello, hello, hello" {
+	if got := qrtest.Inflate(t, out[len(prefix):]); string(got) != "hello, hello, hello" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -478,7 +461,7 @@ func TestDeflatePatches(t *testing.T) {
 		if !bytes.HasPrefix(stream, []byte("prefix")) {
 			t.Fatal("the prefix is lost")
 		}
-		if got := ztInflate(t, stream[len("prefix"):]); !bytes.Equal(got, want) {
+		if got := qrtest.Inflate(t, stream[len("prefix"):]); !bytes.Equal(got, want) {
 			t.Fatalf("round %d, rows of %d bytes: inflated %d bytes, want %d", round, rowLen, len(got), len(want))
 		}
 	}
