@@ -84,6 +84,9 @@ func TestBrowserClient(t *testing.T) {
 	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-extensions", "--user-data-dir="+t.TempDir(), page.URL+"/")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its helpers too are stopped below
+	// Chromium's own temporary files (org.chromium.Chromium.*), which the SIGKILL below leaves,
+	// go in a folder the test removes.
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
