@@ -7,13 +7,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 	"github.com/bananaqr/bananaqr/internal/cors"
 	"github.com/bananaqr/bananaqr/internal/cors/corstest"
+	"github.com/bananaqr/bananaqr/internal/logtest"
 )
 
 // TestMetadata checks the protected resource metadata (RFC 9728) at both of its paths: the
@@ -125,24 +125,6 @@ func TestCORS(t *testing.T) {
 	}
 }
 
-// syncBuffer is a buffer for a logger that several requests write to at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestAccessLog sends requests that carry secrets everywhere a client can put them (the
 // Authorization header, valid or not, the query string, the path, the arguments, the tool's
 // and the method's names, a malformed body) and checks that the log has one line a request
@@ -150,7 +132,7 @@ func (s *syncBuffer) String() string {
 func TestAccessLog(t *testing.T) {
 	st := storetest.Open(t, storetest.SQLitePath(t))
 	svc := service.New(st, nil)
-	var log syncBuffer
+	var log logtest.Buffer
 	f := &fixture{tokens: map[string]string{}}
 	if _, err := st.CreateUser(t.Context(), "Anna"); err != nil {
 		t.Fatal(err)

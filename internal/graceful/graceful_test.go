@@ -1,7 +1,6 @@
 package graceful
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,9 +8,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/logtest"
 )
 
 // listen returns a server of h on a free loopback port, and its URL.
@@ -40,24 +40,6 @@ func (b *blocking) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "done")
 }
 
-// syncBuffer is a log that may be written and read at the same time.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // get GETs url and sends the body, or the error, on the channel it returns.
 func get(url string) <-chan string {
 	out := make(chan string, 1)
@@ -72,17 +54,6 @@ func get(url string) <-chan string {
 		out <- string(b)
 	}()
 	return out
-}
-
-// waitLog waits, for at most 5 s, until log holds text.
-func waitLog(t *testing.T, log *syncBuffer, text string) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if strings.Contains(log.String(), text) {
-			return
-		}
-	}
-	t.Fatalf("after 5 s the log holds no %q: %s", text, log.String())
 }
 
 // waitRefused waits, for at most 5 s, until connections to addr are refused.
@@ -105,7 +76,7 @@ func TestServeDrains(t *testing.T) {
 	h := newBlocking()
 	main, url := listen(t, h)
 	aux, auxURL := listen(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "aux") }))
-	log := &syncBuffer{}
+	log := &logtest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -114,7 +85,7 @@ func TestServeDrains(t *testing.T) {
 	inFlight := get(url)
 	<-h.entered
 	cancel()
-	waitLog(t, log, `msg="shutting down" timeout=10s`)
+	log.WaitFor(t, `msg="shutting down" timeout=10s`)
 	waitRefused(t, main.Listener.Addr().String())
 	if got := <-get(auxURL); got != "aux" {
 		t.Errorf("the aux server while the main one drains: %q", got)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/logtest"
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
@@ -26,32 +27,14 @@ import (
 type testServer struct {
 	*httptest.Server
 	api *Server
-	log *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	log *logtest.Buffer
 }
 
 // newTestServer starts a server with cfg (the OpenAPI document, a JSON log into a buffer and,
 // unless set, no rate limit) and stops it when the test ends.
 func newTestServer(t *testing.T, cfg Config) *testServer {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &logtest.Buffer{}
 	cfg.Logger = slog.New(slog.NewJSONHandler(log, nil))
 	cfg.OpenAPI = api.OpenAPI
 	s := New(cfg)

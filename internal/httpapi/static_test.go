@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/bananaqr/bananaqr/internal/logtest"
 )
 
 // TestNoneMatch checks If-None-Match's one rule: *, lists, weak tags, several headers.
@@ -60,7 +62,7 @@ func TestStaticETags(t *testing.T) {
 // TestClientGone checks that a request whose client went away while it waited for its turn is
 // logged and counted as 499, not as the 200 of a response never written.
 func TestClientGone(t *testing.T) {
-	log := &syncBuffer{}
+	log := &logtest.Buffer{}
 	s := New(Config{MaxActive: 1, Logger: slog.New(slog.NewJSONHandler(log, nil))})
 	s.gate.Acquire(context.Background()) // the one place is taken: the request waits
 	ctx, cancel := context.WithCancel(context.Background())
