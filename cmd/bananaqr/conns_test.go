@@ -27,7 +27,7 @@ func TestExpensesIdleConnections(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	_, addr := startExpensesCommand(t, exec.Command("sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin,
+	_, addr := startCommand(t, exec.Command("sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin,
 		"expenses", "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "e.db")))
 
 	conns := flood(t, addr, 300, "/") // answered, then idle on keep-alive

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -28,41 +26,11 @@ func (b crashBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-var listeningAddr = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
 // startExpenses starts `bin expenses serve` on db and returns the process and its address,
 // read from its log.
 func startExpenses(t *testing.T, bin, db string) (*exec.Cmd, string) {
 	t.Helper()
-	return startExpensesCommand(t, exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db, "--write-limit", "0"))
-}
-
-// startExpensesCommand starts cmd, which runs an expenses server, until the test ends, and
-// returns it with the address it listens on.
-func startExpensesCommand(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, string) {
-	t.Helper()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(stderr)
-	var log []string
-	for lines.Scan() {
-		log = append(log, lines.Text())
-		if m := listeningAddr.FindStringSubmatch(lines.Text()); m != nil {
-			go func() {
-				for lines.Scan() { // keep draining the log
-				}
-			}()
-			return cmd, m[1]
-		}
-	}
-	t.Fatalf("the server did not say where it listens: %s", strings.Join(log, "\n"))
-	return nil, ""
+	return startCommand(t, exec.Command(bin, "expenses", "serve", "--addr", "127.0.0.1:0", "--db", db, "--write-limit", "0"))
 }
 
 func expensesSession(t *testing.T, addr, token string) *mcp.ClientSession {

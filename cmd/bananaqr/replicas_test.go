@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -24,33 +22,6 @@ func startProcess(t *testing.T, bin string, args ...string) string {
 	t.Helper()
 	_, addr := startCommand(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...)...))
 	return addr
-}
-
-// startCommand starts cmd, a `serve` with --log-format json, and returns it and its address,
-// read from its first log line.
-func startCommand(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, string) {
-	t.Helper()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		var entry struct{ Msg, Addr string }
-		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "listening" {
-			go func() {
-				for lines.Scan() { // keep draining the log
-				}
-			}()
-			return cmd, entry.Addr
-		}
-	}
-	t.Fatal("the server did not say where it listens")
-	return nil, ""
 }
 
 // TestReplicaProcesses runs two bananaqr processes on one Redis (BANANAQR_TEST_REDIS_URL): a
