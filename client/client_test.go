@@ -88,17 +88,7 @@ func TestPayloadTypes(t *testing.T) {
 	r.Size, r.Logo, r.Corners = 512, api.LogoBanana, api.CornersRounded
 	check("typed wifi", r, "WIFI:T:WPA;S:Lab Net;P:hunter22;H:true;;")
 
-	data, err := os.ReadFile("../payload/testdata/payload-vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vectors map[payload.Type][]struct {
-		Input    map[string]any
-		Expected string
-	}
-	if err := json.Unmarshal(data, &vectors); err != nil {
-		t.Fatal(err)
-	}
+	vectors := readVectors(t, "payload-vectors.json")
 	for _, typ := range payload.Types {
 		for i, v := range vectors[typ] {
 			if v.Expected == "REJECT" {
@@ -429,4 +419,24 @@ func TestRetryAfter(t *testing.T) {
 			t.Errorf("retryAfter(%q) = %s, want %s", h, got, want)
 		}
 	}
+}
+
+// A vector is a request's payload fields and the payload they must make (payload/testdata).
+type vector struct {
+	Input    map[string]any
+	Expected string
+}
+
+// readVectors reads the vectors file name of payload/testdata, by type.
+func readVectors(t *testing.T, name string) map[payload.Type][]vector {
+	t.Helper()
+	data, err := os.ReadFile("../payload/testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors map[payload.Type][]vector
+	if err := json.Unmarshal(data, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	return vectors
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -20,17 +19,7 @@ import (
 func TestExtensionTypes(t *testing.T) {
 	c := newClient(t, newService(t, nil).URL)
 	ctx := context.Background()
-	data, err := os.ReadFile("../payload/testdata/payload-vectors-extensions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vectors map[payload.Type][]struct {
-		Input    map[string]any
-		Expected string
-	}
-	if err := json.Unmarshal(data, &vectors); err != nil {
-		t.Fatal(err)
-	}
+	vectors := readVectors(t, "payload-vectors-extensions.json")
 	n := 0
 	for _, typ := range []payload.Type{payload.Tel, payload.Geo, payload.Event, payload.EPC} {
 		for i, v := range vectors[typ] {
