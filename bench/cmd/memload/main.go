@@ -81,21 +81,8 @@ func run(bin, addr string, callers, codes int, formats []string, limitMiB int, d
 	}
 	fmt.Printf("memload: %d callers, a batch of %d version 40 rounded codes each in %s; bananaqr serve %s\n",
 		callers, codes, strings.Join(formats, " and "), strings.Join(serveArgs, " "))
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	stats := make([]formatStats, len(formats))
-	var wg sync.WaitGroup
 	start := time.Now()
-	for c := range callers {
-		wg.Go(func() {
-			for f, format := range formats {
-				ip := fmt.Sprintf("127.%d.%d.%d", 1+f, c/200, 1+c%200)
-				body := batchBody(uint64(c), uint64(f), codes, format)
-				stats[f].add(sendBatch(ctx, base, ip, body, codes), time.Since(start))
-			}
-		})
-	}
-	wg.Wait()
+	stats := load(base, callers, codes, formats, deadline)
 	hwm, err := peakRSS(cmd.Process.Pid)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memload:", err)
@@ -125,6 +112,27 @@ func run(bin, addr string, callers, codes int, formats []string, limitMiB int, d
 	}
 	fmt.Println("memload: PASS")
 	return 0
+}
+
+// load sends each of callers, at once, a batch of codes in each of formats in turn, from an
+// address of its own, within deadline, and returns the outcomes by format.
+func load(base string, callers, codes int, formats []string, deadline time.Duration) []formatStats {
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	stats := make([]formatStats, len(formats))
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range callers {
+		wg.Go(func() {
+			for f, format := range formats {
+				ip := fmt.Sprintf("127.%d.%d.%d", 1+f, c/200, 1+c%200)
+				body := batchBody(uint64(c), uint64(f), codes, format)
+				stats[f].add(sendBatch(ctx, base, ip, body, codes), time.Since(start))
+			}
+		})
+	}
+	wg.Wait()
+	return stats
 }
 
 // formatStats counts the outcomes of one format's batches.

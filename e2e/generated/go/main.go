@@ -33,10 +33,18 @@ func main() {
 	}
 	c, err := genclient.NewClientWithResponses(base)
 	check(err)
+	limited, err := genclient.NewClientWithResponses(limitedBase)
+	check(err)
 	ctx := context.Background()
 	save := func(name string, body []byte) { check(os.WriteFile(filepath.Join(out, name), body, 0o644)) }
+	images(ctx, c, save)
+	wifiJSON(ctx, c, save)
+	refusals(ctx, c, limited)
+	batch(ctx, c, save)
+}
 
-	// An SVG.
+// images asks for an SVG and a PNG by GET.
+func images(ctx context.Context, c *genclient.ClientWithResponses, save func(string, []byte)) {
 	svg, err := c.GetQrCodeSvgWithResponse(ctx, &genclient.GetQrCodeSvgParams{Url: ptr("https://example.com/generated/oapi-codegen")})
 	check(err)
 	want(svg.StatusCode() == http.StatusOK && strings.HasPrefix(svg.HTTPResponse.Header.Get("Content-Type"), "image/svg+xml") &&
@@ -44,14 +52,16 @@ func main() {
 	save("code.svg", svg.Body)
 	ok("GET /api/qr-code.svg: an SVG")
 
-	// A PNG.
 	png, err := c.GetQrCodePngWithResponse(ctx, &genclient.GetQrCodePngParams{Text: ptr("bananaqr oapi-codegen PNG"), Size: ptr(256)})
 	check(err)
 	want(png.StatusCode() == http.StatusOK && png.HTTPResponse.Header.Get("Content-Type") == "image/png", "GET /api/qr-code.png: %d", png.StatusCode())
 	save("code.png", png.Body)
 	ok("GET /api/qr-code.png: a PNG")
+}
 
-	// A Wi-Fi code as JSON, compared with the raw JSON it was decoded from.
+// wifiJSON asks for a Wi-Fi code as JSON and compares the typed answer with the raw JSON it was
+// decoded from, and encoded again.
+func wifiJSON(ctx context.Context, c *genclient.ClientWithResponses, save func(string, []byte)) {
 	wifi, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{
 		Type: ptr(genclient.QrRequestTypeWifi), Ssid: ptr("Lab-oapi-codegen"), Password: ptr("hunter22"), Format: ptr(genclient.ResponseFormatJson),
 	})
@@ -73,22 +83,21 @@ func main() {
 	want(reflect.DeepEqual(again, raw), "the typed answer encodes again as %s, not as the raw %s", reencoded, wifi.Body)
 	save("wifi.png", pngBytes)
 	ok("POST /api/qr-code format=json (wifi): the fields, the PNG")
+}
 
-	// A 400 with its code and hint.
+// refusals checks a 400 and a 413 with their codes and hints, and a 429 with Retry-After from
+// limited, the server that makes one code a minute.
+func refusals(ctx context.Context, c, limited *genclient.ClientWithResponses) {
 	bad, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeUrl), Url: ptr("javascript:alert(1)")})
 	check(err)
 	checkError(bad.JSON400, bad.StatusCode(), http.StatusBadRequest, genclient.INVALIDURL)
 	ok("400 INVALID_URL, hint: " + bad.JSON400.Hint)
 
-	// A 413.
 	big, err := c.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeText), Text: ptr(strings.Repeat("x", 2049))})
 	check(err)
 	checkError(big.JSON413, big.StatusCode(), http.StatusRequestEntityTooLarge, genclient.PAYLOADTOOLARGE)
 	ok("413 PAYLOAD_TOO_LARGE")
 
-	// A 429 with Retry-After, from the server that makes one code a minute.
-	limited, err := genclient.NewClientWithResponses(limitedBase)
-	check(err)
 	refused := false
 	for i := 0; i < 3 && !refused; i++ {
 		r, err := limited.CreateStructuredQrCodeWithResponse(ctx, genclient.QrRequest{Type: ptr(genclient.QrRequestTypeText), Text: ptr("again"), Format: ptr(genclient.ResponseFormatPng)})
@@ -104,18 +113,20 @@ func main() {
 	}
 	want(refused, "no 429 after 3 codes at one a minute")
 	ok("429 RATE_LIMITED with Retry-After")
+}
 
-	// A batch: a ZIP archive.
+// batch asks for a batch of two codes, a ZIP archive.
+func batch(ctx context.Context, c *genclient.ClientWithResponses, save func(string, []byte)) {
 	menu := genclient.BatchItem{Filename: ptr("menu")}
 	menu.Set("url", "https://example.com/menu")
 	text := genclient.BatchItem{}
 	text.Set("type", "text")
 	text.Set("text", "hello oapi-codegen")
 	text.Set("format", "png")
-	batch, err := c.CreateQrCodeBatchWithResponse(ctx, genclient.CreateQrCodeBatchJSONRequestBody{menu, text})
+	zip, err := c.CreateQrCodeBatchWithResponse(ctx, genclient.CreateQrCodeBatchJSONRequestBody{menu, text})
 	check(err)
-	want(batch.StatusCode() == http.StatusOK && batch.HTTPResponse.Header.Get("Content-Type") == "application/zip", "POST /api/qr-code/batch: %d %s", batch.StatusCode(), batch.Body)
-	save("batch.zip", batch.Body)
+	want(zip.StatusCode() == http.StatusOK && zip.HTTPResponse.Header.Get("Content-Type") == "application/zip", "POST /api/qr-code/batch: %d %s", zip.StatusCode(), zip.Body)
+	save("batch.zip", zip.Body)
 	ok("POST /api/qr-code/batch: a ZIP archive")
 }
 
