@@ -24,10 +24,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 
-import { buildBinary, check, CHROMIUM, failed, finish, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
+import { buildBinary, check, CHROMIUM, failed, finish, privateTmp, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
 
 const started = Date.now();
 const TARGET = 'https://example.com/bananas?ripe=yes';
@@ -38,13 +37,12 @@ const require = createRequire(path.join(root, 'package.json'));
 const { chromium } = require('playwright-core');
 const esbuild = require('esbuild');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-mcp-browser-'));
+const tmp = privateTmp('bananaqr-mcp-browser-'); // removed on exit
 
 // ---------------------------------------------------------------------------------------------
 // The two origins: bananaqr serve, and the page's own server
 
 // bananaqr serve: startServer (e2e/setup.mjs).
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1)); // the server stopped on the way out
 
 // The page: a module script that imports the SDK's bundle from its own origin and exposes
 // window.mcpRun(endpoint), which runs the client and returns what it saw.
@@ -209,7 +207,6 @@ try {
   if (browser) await browser.close();
   if (pageServer) pageServer.close();
   stopServers();
-  fs.rmSync(tmp, { recursive: true, force: true });
 }
 
 finish(started, 'an MCP client in headless Chromium on another origin uses /mcp');

@@ -9,7 +9,8 @@
 //   3. the Wi-Fi password and SSID are in no request URL the page makes;
 //   4. no request leaves 127.0.0.1 during the whole run (data: and blob: URLs aside);
 //   5. the layout at 360 and 1280 px: full-page screenshots (light and dark) into $E2E_ARTIFACTS
-//      (default a new temporary folder), no horizontal overflow at 360 px, side by side at 1280;
+//      (default: inside the run's temporary folder, removed at the end), no horizontal overflow at
+//      360 px, side by side at 1280;
 //   6. a 429 shows a countdown from Retry-After (a refused sample: none, until the user types);
 //   7. before anything is typed, a sample code of the Link field's placeholder, from one request,
 //      marked as a sample, read back with zbarimg; the first keystroke ends it, and a late
@@ -38,10 +39,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 
-import { buildBinary, check, CHROMIUM, failed, finish, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
+import { buildBinary, check, CHROMIUM, failed, finish, privateTmp, requirePrerequisites, root, startServer, stopServers } from './setup.mjs';
 
 const started = Date.now();
 
@@ -50,8 +50,8 @@ requirePrerequisites(['playwright-core/package.json', 'axe-core/axe.min.js']);
 const require = createRequire(path.join(root, 'package.json'));
 const { chromium } = require('playwright-core');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-e2e-'));
-const artifacts = process.env.E2E_ARTIFACTS || fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-e2e-artifacts-'));
+const tmp = privateTmp('bananaqr-e2e-'); // removed on exit, with the screenshots unless E2E_ARTIFACTS names a folder
+const artifacts = process.env.E2E_ARTIFACTS || path.join(tmp, 'screenshots');
 fs.mkdirSync(artifacts, { recursive: true });
 
 // ---------------------------------------------------------------------------------------------
@@ -1111,8 +1111,7 @@ try {
 } finally {
   if (browser) await browser.close();
   stopServers();
-  fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-console.log(`screenshots: ${artifacts}`);
+console.log(process.env.E2E_ARTIFACTS ? `screenshots: ${artifacts}` : 'screenshots: removed with the temporary folder (E2E_ARTIFACTS=folder keeps them)');
 finish(started, 'the web page end to end in headless Chromium');

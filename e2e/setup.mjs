@@ -4,6 +4,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,17 @@ export function requirePrerequisites(files) {
   } catch {
     unavailable('zbarimg is missing (apt-get install zbar-tools)');
   }
+}
+
+// privateTmp makes this run's temporary folder and points TMPDIR at it, so that everything
+// started from here (Chromium, Playwright's profiles and downloads, bananaqr, zbarimg) writes
+// inside it. It is removed when the process exits, after a failure or a signal too.
+export function privateTmp(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.env.TMPDIR = dir;
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.on(signal, () => process.exit(code)); // so that 'exit' runs
+  return dir;
 }
 
 // buildBinary returns the bananaqr binary to test: BANANAQR_BIN when set (an older build, to

@@ -33,10 +33,13 @@ skip() {
 command -v podman >/dev/null || skip "podman is not installed (apt-get install podman)"
 command -v curl >/dev/null || skip "curl is not installed (apt-get install curl)"
 
-work=$(mktemp -d /tmp/bananaqr-container.XXXXXX)
+work=$(mktemp -d -t bananaqr-container.XXXXXX) # under $TMPDIR (test.sh sets it), else /tmp
+# Podman refuses a run root longer than 50 characters, which a long $TMPDIR makes it: the run
+# root goes in /tmp under a short name, and is removed with the rest.
+runroot=$(mktemp -d /tmp/bananaqr-run.XXXXXX)
 image=localhost/bananaqr-test:$$
 # Storage of its own (vfs: no overlay mounts, which nested sandboxes refuse), and no systemd.
-podman=(podman --root "$work/storage" --runroot "$work/run" --storage-driver vfs
+podman=(podman --root "$work/storage" --runroot "$runroot" --storage-driver vfs
 	--cgroup-manager cgroupfs --events-backend file)
 container=
 server_pid=
@@ -48,8 +51,8 @@ cleanup() {
 	[ -z "$container" ] || "${podman[@]}" rm --force "$container" >/dev/null 2>&1 || true
 	"${podman[@]}" rmi --force "$image" >/dev/null 2>&1 || true
 	# Whatever podman left mounted under its directories, then the directories.
-	findmnt -rn -o TARGET | grep "^$work/" | sort -r | xargs -r umount -l 2>/dev/null || true
-	rm -rf "$work"
+	findmnt -rn -o TARGET | grep -e "^$work/" -e "^$runroot/" | sort -r | xargs -r umount -l 2>/dev/null || true
+	rm -rf "$work" "$runroot"
 }
 trap cleanup EXIT
 trap 'exit 130' INT # so that cleanup runs on Ctrl-C or a kill too

