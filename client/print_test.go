@@ -32,6 +32,7 @@ func TestPrintFormats(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		o := o // each format its own, whichever the map gives first
 		if name == "EPS" {
 			o.Title = "" // an EPS has no title
 		}
