@@ -110,20 +110,27 @@ func TestErrors(t *testing.T) {
 		{"vcard too long", Request{Type: VCard, Name: "A", Organization: strings.Repeat("x", MaxLen)}, ReasonPayloadTooLarge, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := Build(&c.req)
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("got %q, %v; want an *Error", p.Text, err)
-			}
-			if e.Reason != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
-				t.Fatalf("got %+v; want code %s, field %q, a message and a hint", e, c.code, c.field)
-			}
-			for _, secret := range []string{c.req.Password, c.req.SSID, c.req.To, c.req.Email, c.req.Phone, c.req.Subject} {
-				if len(secret) >= 3 && (strings.Contains(e.Message, secret) || strings.Contains(e.Hint, secret)) {
-					t.Fatalf("%+v quotes the private value %q", e, secret)
-				}
-			}
+			wantBuildError(t, &c.req, c.code, c.field, c.req.Password, c.req.SSID, c.req.To, c.req.Email, c.req.Phone, c.req.Subject)
 		})
+	}
+}
+
+// wantBuildError checks that Build refuses req with an *Error of reason code on field, with a
+// message and a hint that quote none of the secrets (those of 3 bytes or more).
+func wantBuildError(t *testing.T, req *Request, code Reason, field string, secrets ...string) {
+	t.Helper()
+	p, err := Build(req)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %q, %v; want an *Error", p.Text, err)
+	}
+	if e.Reason != code || e.Field != field || e.Message == "" || e.Hint == "" {
+		t.Fatalf("got %+v; want code %s, field %q, a message and a hint", e, code, field)
+	}
+	for _, secret := range secrets {
+		if len(secret) >= 3 && (strings.Contains(e.Message, secret) || strings.Contains(e.Hint, secret)) {
+			t.Fatalf("%+v quotes the private value %q", e, secret)
+		}
 	}
 }
 
