@@ -31,4 +31,3 @@ func (l Level) String() string {
 	}
 	return [4]string{M: "M", L: "L", H: "H", Q: "Q"}[l]
 }
-
