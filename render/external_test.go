@@ -9,18 +9,27 @@ import (
 	"testing"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
+	"github.com/bananaqr/bananaqr/internal/testenv"
 )
 
 // TestExternalDecoders writes every combination as PNG and as SVG (rasterised by rsvg-convert)
 // and reads each file with two decoders independent of this project, zbarimg (zbar) and
-// zxing-cpp; pngcheck validates every PNG.
+// zxing-cpp; pngcheck validates every PNG. It runs a quarter of the combinations by default,
+// every style, level and size among them (the size kept turns with each group of sizes), and
+// all of them with BANANAQR_FULL=1 (testenv.Sampled).
 func TestExternalDecoders(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg", "rsvg-convert", "pngcheck")
 	qrtest.NeedZXingCPP(t)
 	dir := t.TempDir()
 	want := map[string]string{} // file → text
 	var pngs, svgs []string
-	for i, c := range renderCases([]int{128, 256, 1024, 2048}) {
+	sizes := []int{128, 256, 1024, 2048}
+	cases, ran := renderCases(sizes), 0
+	for i, c := range cases {
+		if !testenv.Sampled(i + i/len(sizes)) {
+			continue
+		}
+		ran++
 		pngData, svgData, err := c.render(t)
 		if err != nil {
 			continue
@@ -59,4 +68,5 @@ func TestExternalDecoders(t *testing.T) {
 		}
 	}
 	t.Logf("%d images read by zbarimg and zxing-cpp", len(files))
+	testenv.SampleNote(t, ran, len(cases))
 }
