@@ -10,9 +10,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/bananaqr/bananaqr/internal/logtest"
 )
 
 // TestServeFlags checks the flags and their environment twins: a flag given wins over its
@@ -55,11 +56,10 @@ func TestServeShutdown(t *testing.T) {
 	defer cancel()
 	addrs := make(chan net.Addr, 1)
 	exit := make(chan int, 1)
-	var log bytes.Buffer
+	var log logtest.Buffer
 	c := serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8, shutdownTimeout: 10 * time.Second,
 		connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
-	out := &syncWriter{w: &log}
-	go func() { exit <- runServer(ctx, c, out, func(a net.Addr) { addrs <- a }) }()
+	go func() { exit <- runServer(ctx, c, &log, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 
 	conn, err := net.Dial("tcp", addr)
@@ -71,7 +71,7 @@ func TestServeShutdown(t *testing.T) {
 	fmt.Fprintf(conn, "POST /api/qr-code HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:10])
 	time.Sleep(100 * time.Millisecond) // the server is reading the body
 	cancel()
-	out.waitFor(t, `"msg":"shutting down"`) // shutting down, waiting for the request
+	log.WaitFor(t, `"msg":"shutting down"`) // shutting down, waiting for the request
 	select {
 	case code := <-exit:
 		t.Fatalf("the server stopped (exit %d) with a request in flight", code)
@@ -99,32 +99,6 @@ func TestServeShutdown(t *testing.T) {
 	}
 }
 
-// syncWriter serialises writes to w.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
-// waitFor waits until what was written, to a *bytes.Buffer, holds text, for at most 5 s.
-func (s *syncWriter) waitFor(t *testing.T, text string) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		s.mu.Lock()
-		done := strings.Contains(s.w.(*bytes.Buffer).String(), text)
-		s.mu.Unlock()
-		if done {
-			return
-		}
-	}
-	t.Fatalf("after 5 s the log holds no %s", text)
-}
-
 // TestServeMetricsPortBusy checks that a busy --metrics-addr fails the start before the service
 // is announced or served, and leaves the service's port free.
 func TestServeMetricsPortBusy(t *testing.T) {
@@ -139,11 +113,11 @@ func TestServeMetricsPortBusy(t *testing.T) {
 	}
 	addr := free.Addr().String()
 	free.Close()
-	var log bytes.Buffer
+	var log logtest.Buffer
 	c := serveConfig{addr: addr, metricsAddr: busy.Addr().String(), logFormat: "json", rateLimit: 60, maxQueue: 8,
 		shutdownTimeout: time.Second, connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	readied := false
-	code := runServer(context.Background(), c, &syncWriter{w: &log}, func(net.Addr) { readied = true })
+	code := runServer(context.Background(), c, &log, func(net.Addr) { readied = true })
 	if code != 2 || readied {
 		t.Fatalf("exit %d, ready called: %v", code, readied)
 	}
@@ -163,21 +137,19 @@ func TestServeMetricsPort(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan net.Addr, 1)
 	exit := make(chan int, 1)
-	log := &syncWriter{w: &bytes.Buffer{}}
+	log := &logtest.Buffer{}
 	c := serveConfig{addr: "127.0.0.1:0", metricsAddr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8,
 		shutdownTimeout: time.Second, connConfig: connConfig{readHeaderTimeout: 5 * time.Second}}
 	go func() { exit <- runServer(ctx, c, log, func(a net.Addr) { addrs <- a }) }()
 	addr := (<-addrs).String()
 	var metricsAddr string
 	for deadline := time.Now().Add(5 * time.Second); metricsAddr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		log.mu.Lock()
-		for line := range strings.Lines(log.w.(*bytes.Buffer).String()) {
+		for line := range strings.Lines(log.String()) {
 			var entry struct{ Msg, Addr string }
 			if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "metrics listening" {
 				metricsAddr = entry.Addr
 			}
 		}
-		log.mu.Unlock()
 	}
 	if metricsAddr == "" {
 		t.Fatal("no metrics listening in the log")
