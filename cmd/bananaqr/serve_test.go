@@ -69,7 +69,14 @@ func TestServeShutdown(t *testing.T) {
 	defer conn.Close()
 	body := `{"type":"text","text":"in flight","format":"svg"}`
 	fmt.Fprintf(conn, "POST /api/qr-code HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:10])
-	time.Sleep(100 * time.Millisecond) // the server is reading the body
+	// A request on a second connection, answered, means the server has accepted the first, dialled
+	// before it; http.Server.Shutdown then waits for it (it closes only connections idle, or new
+	// for more than 5 s).
+	if res, err := http.Get("http://" + addr + "/healthz"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /healthz: %v", err)
+	} else {
+		res.Body.Close()
+	}
 	cancel()
 	log.WaitFor(t, `"msg":"shutting down"`) // shutting down, waiting for the request
 	select {
