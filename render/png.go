@@ -144,15 +144,16 @@ type pngEncoder struct {
 	img *pngImage
 }
 
-// pngScratch is the memory of writeIDAT, reused through pngScratches.
+// pngScratch is the memory of writeIDAT, reused through pngScratches: the compressor, which
+// the writer reaches through compressor (png_deflate.go), and the row buffers.
 type pngScratch struct {
-	z    pngCompressor
-	raw  []byte // the row buffer handed to pngImage.row
-	prev []byte // the previous row
+	deflater        // the compressor that png_deflate.go wires
+	raw      []byte // the row buffer handed to pngImage.row
+	prev     []byte // the previous row
 }
 
 // pngScratches holds pngScratch values between calls of appendPNG.
-var pngScratches = sync.Pool{New: func() any { return &pngScratch{z: newPNGCompressor()} }}
+var pngScratches = sync.Pool{New: func() any { return &pngScratch{deflater: newDeflater()} }}
 
 // beginChunk appends a chunk's length, to be filled in by endChunk, and its type (PNG spec 5.3),
 // and returns where the chunk starts.
@@ -218,7 +219,7 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	}
 	raw, prev := sc.raw[:n], sc.prev[:n]
 	clear(raw)
-	z := sc.z
+	z := sc.compressor()
 	z.Reset(e.dst, 1+n)
 	filter, zeros := byte(filterNone), false // the last row's filter; whether it filtered to zeros
 	repeats := 0                             // rows that repeat the last row given to z, not yet passed on
@@ -248,7 +249,7 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 // type Up, whose bytes are the pieces and zeros.
 func (e *pngEncoder) writePiecedScanlines(sc *pngScratch) {
 	img := e.img
-	z := sc.z
+	z := sc.compressor()
 	z.Reset(e.dst, 1+(img.width*img.depth+7)/8)
 	z.PieceRows(img.pieced, img.height)
 	e.dst = z.Finish()
