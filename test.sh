@@ -134,6 +134,15 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 skipped() { echo "SKIPPED: $*"; echo "test.sh: $*" >>"$skips"; }
+# missing_python module=package...: the Debian packages of the modules that do not import, so
+# that a skip names only what is missing.
+missing_python() {
+	local m out=
+	for m in "$@"; do
+		/usr/bin/python3 -c "import ${m%%=*}" 2>/dev/null || out+=" ${m#*=}"
+	done
+	echo "${out# }"
+}
 go build -o "$work/skipreport" ./scripts/skipreport
 gotest() { go test -json "$@" 2>&1 | "$work/skipreport" -o "$skips"; }
 # checked runs a test script or program, noting the SKIPPED: lines it prints.
@@ -217,12 +226,14 @@ deploy_steps() {
 # The reference vectors: two encoders in Python, on one core, for two minutes.
 vector_steps() {
 	step "reference vectors reproduce from segno and Nayuki's qrcodegen"
-	if /usr/bin/python3 -c 'import segno, qrcodegen' 2>/dev/null; then
+	local missing
+	missing=$(missing_python segno=python3-segno qrcodegen=python3-qrcodegen)
+	if [ -z "$missing" ]; then
 		/usr/bin/python3 qr/testdata/reference/generate.py
 		git diff --exit-code --stat -- qr/testdata/reference/vectors.json.gz
 		echo "vectors reproduced byte for byte"
 	else
-		skipped "the reference vectors: python3-segno and python3-qrcodegen are not installed (apt-get install python3-segno python3-qrcodegen)"
+		skipped "the reference vectors need $missing (apt-get install $missing)"
 	fi
 }
 
@@ -266,13 +277,15 @@ step "the background groups"
 collect
 
 step "scan benchmark: the quick subset (bananaqr's styles read as rendered by zxing-cpp, zbar and WeChat, and after a simulated camera)"
-if /usr/bin/python3 -c 'import cv2, zxingcpp, pyzbar, numpy, PIL, segno' 2>/dev/null && command -v qrencode >/dev/null; then
+missing=$(missing_python cv2=python3-opencv zxingcpp=python3-zxing-cpp pyzbar=python3-pyzbar numpy=python3-numpy PIL=python3-pil segno=python3-segno)
+command -v qrencode >/dev/null || missing="${missing:+$missing }qrencode"
+if [ -z "$missing" ]; then
 	bash bench/scan/run.sh --quick --check
 elif [ -n "${CI:-}" ]; then
-	echo "FAIL: the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode" >&2
+	echo "FAIL: the scan benchmark needs $missing (apt-get install $missing)" >&2
 	exit 1
 else
-	skipped "the scan benchmark needs python3-opencv python3-zxing-cpp python3-pyzbar python3-numpy python3-pil python3-segno qrencode"
+	skipped "the scan benchmark needs $missing (apt-get install $missing)"
 fi
 
 step "HTTP load benchmark: the quick subset (no errors under load, peak RSS; ratios printed, not judged)"
