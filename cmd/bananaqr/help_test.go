@@ -113,3 +113,24 @@ func flagUsages(help string) map[string]string {
 	}
 	return usages
 }
+
+// TestHelpNamesFileFormats: the top-level help names every format encode -o writes
+// (api.FileFormats), so that a format added to the API is in the help too.
+func TestHelpNamesFileFormats(t *testing.T) {
+	var stdout bytes.Buffer
+	if code := run([]string{"help"}, nil, &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("help: exit %d", code)
+	}
+	var names []string
+	for _, f := range api.FileFormats() {
+		names = append(names, strings.ToUpper(string(f)))
+	}
+	if len(names) < 4 {
+		t.Fatalf("api.FileFormats() = %v, want at least SVG, PNG, PDF and EPS", names)
+	}
+	// The help wraps its lines: compare with its words joined by single spaces.
+	help := strings.Join(strings.Fields(stdout.String()), " ")
+	if want := "written to an " + payload.JoinWords(names, "or") + " file (-o)"; !strings.Contains(help, want) {
+		t.Errorf("the help does not say %q:\n%s", want, stdout.String())
+	}
+}

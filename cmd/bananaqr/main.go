@@ -5,10 +5,10 @@
 //	bananaqr serve [flags]           run the HTTP service (flags: bananaqr serve -h)
 //	bananaqr expenses …              the separate shared-expenses MCP server (spec 4.8)
 //	bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
-//	                                 terminal or written to an SVG or PNG file (-o)
+//	                                 terminal or written to an SVG, PNG, PDF or EPS file (-o)
 //	bananaqr healthcheck [flags]     exit 0 when the service's /healthz answers (the container's
 //	                                 health check)
-//	bananaqr version                 print the version
+//	bananaqr version                 print the version (also --version, -version, -v)
 package main
 
 import (
@@ -38,26 +38,40 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `bananaqr makes QR codes.
+// usage is the top-level help. The file formats of encode -o are api.FileFormats, named in
+// upper case ("SVG, PNG, PDF or EPS"), so that the list cannot drift from what -o takes.
+func usage() string {
+	return `bananaqr makes QR codes.
 
 Usage:
   bananaqr serve [flags]           run the HTTP service
   bananaqr encode [flags] [text]   a QR code of text (or of standard input), printed to the
-                                   terminal or written to an SVG or PNG file (-o)
+                                   terminal or written to an ` + fileFormatNames() + ` file (-o)
   bananaqr expenses <command>      the shared-expenses MCP server and its users (bananaqr expenses help)
   bananaqr healthcheck [flags]     exit 0 when the service's /healthz answers, else 1 (the
                                    container image's health check)
-  bananaqr version                 print the version
+  bananaqr version                 print the version (also --version, -version, -v)
   bananaqr help                    print this help
 
 Run "bananaqr serve -h" or "bananaqr encode -h" for their flags.
 `
+}
+
+// fileFormatNames names the formats that are files (api.FileFormats) in upper case, joined in
+// English: "SVG, PNG, PDF or EPS".
+func fileFormatNames() string {
+	var names []string
+	for _, f := range api.FileFormats() {
+		names = append(names, strings.ToUpper(string(f)))
+	}
+	return payload.JoinWords(names, "or")
+}
 
 // run is the whole command: it parses args, reads stdin when needed, writes to stdout and
 // stderr, and returns the exit status (0 done, 1 failed, 2 bad usage).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	switch args[0] {
@@ -69,14 +83,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return expenses(args[1:], stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args[1:], os.Getenv, stderr)
-	case "version":
+	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "bananaqr", version())
 		return 0
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "bananaqr: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "bananaqr: unknown command %q\n\n%s", args[0], usage())
 		return 2
 	}
 }
