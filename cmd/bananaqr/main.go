@@ -20,7 +20,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +27,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/payload"
 	"github.com/bananaqr/bananaqr/qr"
@@ -84,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "healthcheck":
 		return healthcheck(args[1:], os.Getenv, stderr)
 	case "version", "--version", "-version", "-v":
-		fmt.Fprintln(stdout, "bananaqr", version())
+		fmt.Fprintln(stdout, "bananaqr", buildinfo.Version())
 		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage())
@@ -301,14 +301,6 @@ func encodeLocal(r *api.Request, out string, invert bool, stdout, stderr io.Writ
 		return 1
 	}
 	return 0
-}
-
-// version returns the module version the binary was built from, or "devel".
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "devel"
 }
 
 // typeNames returns the names of the payload types (payload.Types).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/client"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/render"
 )
 
@@ -25,7 +26,7 @@ import (
 func encodeRemote(base string, r api.Request, out string, invert bool, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	c, err := client.New(base, client.WithUserAgent("bananaqr-cli/"+version()),
+	c, err := client.New(base, client.WithUserAgent("bananaqr-cli/"+buildinfo.Version()),
 		client.OnRateLimitWait(func(d time.Duration) {
 			fmt.Fprintf(stderr, "bananaqr: %s: over the rate limit or busy; waiting %s as it asks, then trying once more (Ctrl-C stops)\n", base, d)
 		}))

@@ -44,12 +44,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/cors"
 	"github.com/bananaqr/bananaqr/internal/mcptasks"
 )
-
-// Version is the version the server reports.
-const Version = "0.1.0"
 
 // ReasonInternal is the code of an error that is not the caller's fault.
 const ReasonInternal = "INTERNAL"
@@ -133,7 +131,7 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 		opts.Logger = slog.Default()
 	}
 	e := &edge{svc: svc, log: opts.Logger}
-	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: Version},
+	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: buildinfo.Version()},
 		&mcp.ServerOptions{Capabilities: capabilities})
 	server.AddReceivingMiddleware(e.middleware)
 	e.addLedgerReadTools(server)

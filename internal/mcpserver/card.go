@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,7 +44,7 @@ func Card(baseURL string) []byte {
 	c := card{
 		Schema:      "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
 		Name:        CardName,
-		Version:     Version,
+		Version:     buildinfo.Version(), // the binary's, as in serverInfo; not openapi.json's info.version
 		Title:       "bananaqr QR codes",
 		Description: "QR codes for links, Wi-Fi, contacts, e-mail, SMS and text, as PNG images.",
 		Icons:       Icons,

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/mcptest"
@@ -117,7 +118,7 @@ func errorBody(t *testing.T, res *mcp.CallToolResult) api.ErrorBody {
 func TestToolsList(t *testing.T) {
 	f := &fakes{admit: true, limit: 7}
 	cs := session(t, f.config(), edge("192.0.2.1", ""))
-	if info := cs.InitializeResult().ServerInfo; info.Name != "bananaqr" || info.Version != mcpserver.Version {
+	if info := cs.InitializeResult().ServerInfo; info.Name != "bananaqr" || info.Version != buildinfo.Version() {
 		t.Errorf("server %+v", info)
 	}
 	list, err := cs.ListTools(context.Background(), nil)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/admission"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
 	"github.com/bananaqr/bananaqr/internal/mcptasks"
@@ -54,9 +55,6 @@ func callerOf(ctx context.Context) Caller {
 // ToolName is the one tool's name.
 const ToolName = "generate_qr"
 
-// Version is the version the server reports: the API's.
-const Version = "1.7.0"
-
 // Config configures the MCP edge.
 type Config struct {
 	// Admit counts a call of caller against the budget it shares with the HTTP API: false
@@ -87,7 +85,7 @@ func Handler(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: Version, Icons: Icons},
+	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr", Title: "bananaqr QR codes", Version: buildinfo.Version(), Icons: Icons},
 		&mcp.ServerOptions{Capabilities: capabilities})
 	no := false
 	server.AddTool(&mcp.Tool{

@@ -14,23 +14,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
-// TestVersionMatchesOpenAPI checks that the version the server reports is the API's, as
-// api/openapi.json's info.version says.
-func TestVersionMatchesOpenAPI(t *testing.T) {
-	var doc struct {
-		Info struct {
-			Version string `json:"version"`
-		} `json:"info"`
+// TestCardVersion: the server card reports the binary's version (package buildinfo), the one
+// serverInfo reports. It is not openapi.json's info.version: that is the API's version, which
+// changes with the contract, not with the build; the two are not compared.
+func TestCardVersion(t *testing.T) {
+	var card struct {
+		Version string `json:"version"`
 	}
-	if err := json.Unmarshal(api.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(Card(""), &card); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Info.Version == "" || doc.Info.Version != Version {
-		t.Errorf("openapi.json's info.version is %q, mcpserver.Version %q", doc.Info.Version, Version)
+	if card.Version == "" || card.Version != buildinfo.Version() {
+		t.Errorf("the card's version is %q, buildinfo.Version() %q", card.Version, buildinfo.Version())
 	}
 }
 
