@@ -6,11 +6,18 @@
 #   docker build -t bananaqr .            # podman build --format docker -t bananaqr .
 #   docker run --rm -p 8080:8080 bananaqr
 #
+# A release sets the binary's version with the linker (package internal/buildinfo) and gives the
+# image the same one as its label (scripts/container-test.sh does the same with VERSION=…):
+#
+#   CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/bananaqr/bananaqr/internal/buildinfo.version=v1.8.0" -o bananaqr ./cmd/bananaqr
+#   docker build --build-arg VERSION="$(./bananaqr version | cut -d' ' -f2)" --build-arg REVISION="$(git rev-parse HEAD)" -t bananaqr .
+#
 # The binary must be static (CGO_ENABLED=0): the image has no C library to load. It is built
 # outside the image so that the build needs no base image and no network (scripts/container-test.sh
 # builds it this way with podman).
 FROM scratch
 
+# VERSION is the version the binary reports (bananaqr version); devel when not given.
 ARG VERSION=devel
 ARG REVISION=unknown
 

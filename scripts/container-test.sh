@@ -5,15 +5,18 @@
 # machines (the sandbox's rlimits), so the image's filesystem is exported and its entrypoint run
 # from it with chroot, as the image's user, with the image's environment, and checked:
 #   a. the image: user 65532 (not root), entrypoint /bananaqr serve, the health check
-#      /bananaqr healthcheck (exec form), port 8080, the OCI labels, its files and size;
+#      /bananaqr healthcheck (exec form), port 8080, the OCI labels (the version the binary
+#      reports among them), its files and size;
 #   b. serve runs as uid 65532 from nothing but the image's files, and stops cleanly on SIGTERM;
 #   c. /healthz answers {"ok": true}, and /bananaqr healthcheck exits 0 while serve runs and 1
-#      once it has stopped;
+#      once it has stopped; /bananaqr --version and the server card report the label's version;
 #   d. a code: /api/qr-code.png is a PNG that zbarimg reads back (its signature only without
 #      zbarimg); the page / is HTML; /mcp answers tools/list with generate_qr;
 #   e. bananaqr expenses writes its SQLite database in /data as the image's user.
 #
 # Usage: bash scripts/container-test.sh   (test.sh runs it; needs root and podman)
+# With VERSION=v1.8.0 in the environment, the binary is built as a release is, with that version
+# set by -ldflags -X (package internal/buildinfo); without, it reports the build's own version.
 # Without podman, or where podman cannot work, it prints SKIPPED and exits 0, unless CI is set:
 # then it fails. Podman keeps everything (storage, run state) under a temporary directory that
 # is removed at the end, so it leaves no image behind and touches no other podman storage.
@@ -95,10 +98,12 @@ echo "$("${podman[@]}" --version), storage: vfs under $work"
 # The build as README gives it: the static binary at the root of the context, then the image.
 # (-trimpath compiles every package once more than test.sh's other builds: about 1.5 min on two
 # cores with a cold cache.) --format docker keeps HEALTHCHECK: an OCI image has no health check.
-CGO_ENABLED=0 go build -trimpath -o bananaqr ./cmd/bananaqr
+# The image's version label is the version the binary reports (package internal/buildinfo).
+CGO_ENABLED=0 go build -trimpath ${VERSION:+-ldflags "-X github.com/bananaqr/bananaqr/internal/buildinfo.version=$VERSION"} -o bananaqr ./cmd/bananaqr
+version=$(./bananaqr version) && version=${version#bananaqr }
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 start=$SECONDS
-if ! "${podman[@]}" build --quiet --format docker --build-arg REVISION="$revision" -t "$image" . >"$work/build.log" 2>&1; then
+if ! "${podman[@]}" build --quiet --format docker --build-arg VERSION="$version" --build-arg REVISION="$revision" -t "$image" . >"$work/build.log" 2>&1; then
 	fail "podman build: $(tail -n 5 "$work/build.log")"
 	stop
 fi
@@ -119,6 +124,7 @@ want "image: working directory" "$(inspect '{{.Config.WorkingDir}}')" "/data"
 want "image: label org.opencontainers.image.source" "$(inspect '{{index .Config.Labels "org.opencontainers.image.source"}}')" \
 	"https://github.com/bananaqr/bananaqr"
 want "image: label org.opencontainers.image.revision" "$(inspect '{{index .Config.Labels "org.opencontainers.image.revision"}}')" "$revision"
+want "image: label org.opencontainers.image.version" "$(inspect '{{index .Config.Labels "org.opencontainers.image.version"}}')" "$version"
 size=$(inspect '{{.Size}}')
 if [ "$size" -lt $((100 << 20)) ]; then
 	pass "image: $((size >> 20)) MiB (the binary, under 100 MiB)"
@@ -171,6 +177,8 @@ base=http://$addr
 check "GET /healthz is 200 {\"ok\": true}" \
 	bash -c 'body=$(curl -sS --fail --max-time 10 "$1/healthz") && grep -q "\"ok\": *true" <<<"$body" || { echo "$body"; exit 1; }' _ "$base"
 check "/bananaqr healthcheck exits 0 while serve runs" in_image /bananaqr healthcheck
+want "/bananaqr --version" "$(in_image /bananaqr --version 2>&1)" "bananaqr $version"
+want "the server card's version" "$(curl -sS --max-time 10 "$base/mcp/server-card" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])' 2>&1)" "$version"
 
 # d. A code, the page, MCP.
 url="https://example.com/container?test=$$"
