@@ -1,6 +1,9 @@
 package payload
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Reason is a stable identifier of what is wrong with a request, in UPPER_SNAKE_CASE: the
 // error object's "code". The HTTP and MCP edges send it to clients as it is. (In Go names, "code"
@@ -44,6 +47,15 @@ type Error struct {
 
 // Error returns the message, prefixed with the package name.
 func (e *Error) Error() string { return "payload: " + e.Message }
+
+// count is n and its noun as a message says them, in English: "1 character", "2 characters",
+// "0 characters".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
 
 // fail returns an *Error.
 func fail(code Reason, field, hint, format string, args ...any) *Error {

@@ -44,7 +44,7 @@ func normalizePhone(field, phone string) (string, error) {
 	}
 	if digits < 3 || digits > 15 {
 		return "", fail(ReasonInvalidPhone, field, "Give a number of 3 to 15 digits, such as +15551234567.",
-			"%s has %d digits; 3 to 15 are needed", field, digits)
+			"%s has %s; 3 to 15 are needed", field, count(digits, "digit"))
 	}
 	return b.String(), nil
 }

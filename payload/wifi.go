@@ -93,10 +93,10 @@ func checkWiFiPassword(security, password string) error {
 		return nil
 	case security == "WPA":
 		return fail(ReasonInvalidPassword, "password", "A WPA password has 8 to 63 characters, or is a key of 64 hexadecimal digits.",
-			"password has %d characters; WPA needs 8 to 63 (or 64 hexadecimal digits)", n)
+			"password has %s; WPA needs 8 to 63 (or 64 hexadecimal digits)", count(n, "character"))
 	}
 	return fail(ReasonInvalidPassword, "password", "A WEP key has 5, 13 or 16 characters, or 10, 26, 32 or 58 hexadecimal digits.",
-		"password has %d characters, which is no WEP key length", n)
+		"password has %s, which is no WEP key length", count(n, "character"))
 }
 
 // escapeWiFi writes s with \ ; , : and " escaped by a backslash.
