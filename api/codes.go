@@ -42,7 +42,7 @@ type ReasonInfo struct {
 }
 
 // Reasons lists every error code the service sends, the payload's included, in the order the
-// README and the OpenAPI document show them.
+// error table (docs/errors.md) and the OpenAPI document show them.
 var Reasons = []ReasonInfo{
 	{ReasonInvalidJSON, http.StatusBadRequest, "The body is not one JSON object, or gives a property twice."},
 	{ReasonUnknownField, http.StatusBadRequest, "The body has a property the request does not define."},
