@@ -123,9 +123,15 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return encodeUsageError(stderr, err)
 		}
 	} else {
+		if err := f.typeFields.withoutType(f.FlagSet); err != nil {
+			return encodeUsageError(stderr, err)
+		}
 		if r.Payload.Data, err = f.text(stdin); err != nil {
 			fmt.Fprintf(stderr, "bananaqr: reading standard input: %v\n", err)
 			return 1
+		}
+		if r.Payload.Data == "" {
+			return encodeUsageError(stderr, errors.New(errNoText))
 		}
 	}
 	if *f.remote != "" {
@@ -252,7 +258,7 @@ func (f *encodeFlags) typedPayload() (payload.Request, error) {
 	}
 	pr, err := f.typeFields.request()
 	if err != nil {
-		return payload.Request{}, errors.New(apiMessage(api.ErrorOf(err)))
+		return payload.Request{}, errors.New(flagMessage(api.ErrorOf(err), payload.Type(*f.typeFields.values["type"])))
 	}
 	return pr, nil
 }
@@ -290,7 +296,7 @@ func encodeLocal(r *api.Request, out string, invert bool, stdout, stderr io.Writ
 		}
 	}
 	if e := api.ErrorOf(err); err != nil && e.Reason != api.ReasonInternal {
-		fmt.Fprintf(stderr, "bananaqr: %s\n", apiMessage(e))
+		fmt.Fprintf(stderr, "bananaqr: %s\n", flagMessage(e, r.Payload.Type))
 		if e.Status == 400 {
 			return 2
 		}

@@ -60,7 +60,7 @@ func encodeRemote(base string, r api.Request, out string, invert bool, stdout, s
 		if apiErr.RequestID != "" {
 			id = ", request " + apiErr.RequestID
 		}
-		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d%s)\n%s\n", base, apiErr.Message, apiErr.Reason, apiErr.Status, id, apiErr.Hint)
+		fmt.Fprintf(stderr, "bananaqr: %s: %s (%s, HTTP %d%s)\n%s\n", base, flagWords(apiErr.Message, r.Payload.Type), apiErr.Reason, apiErr.Status, id, flagWords(apiErr.Hint, r.Payload.Type))
 		if apiErr.Status == 400 {
 			return 2
 		}
