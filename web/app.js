@@ -12,8 +12,16 @@
 (() => {
   const $ = (id) => document.getElementById(id);
 
+  // The pause after the last keystroke before the preview asks for a code: at least
+  // DEBOUNCE_MS, and twice the typist's own recent gap between keys (up to PAUSE_MAX_MS), so that
+  // a slow typist is not sent a code, and charged one, for every letter.
   const DEBOUNCE_MS = 300;
+  const PAUSE_MAX_MS = 1200;
+  const GAP_FORGOTTEN_MS = 2000; // a longer gap is a stop, not the pace of typing
   const API = '/api/qr-code';
+  // A URL's scheme and nothing after it but slashes (RFC 3986 3.1: a letter, then letters,
+  // digits, "+", "-" or ".").
+  const SCHEME_ONLY = /^[A-Za-z][A-Za-z0-9+.-]*:\/{0,3}$/;
   // The request's rules are the service's own: the server fills them into the page (the
   // inputs' default values, the text limit on its counter, the private types on the form), so
   // the script holds no copy of them.
@@ -76,6 +84,8 @@
     cache: new Map(), // request → readAnswer's reading, the last few, so that going back costs no request
     styleBeforeFixed: null, // the logo and ecc chosen before a type that fixes them locked them
     started: false, // the form has been read from the settings link, if any
+    keys: [], // the times of the last few inputs, for the typist's pace (typingPause)
+    frameInView: null, // whether half the preview's frame is on screen (IntersectionObserver)
   };
 
   // ---------------------------------------------------------------------------------------
@@ -146,6 +156,25 @@
   // ---------------------------------------------------------------------------------------
   // The live preview
 
+  // typingPause notes an input now and returns how long to wait for the next before asking for
+  // a code: twice the mean of the last three gaps between inputs, from DEBOUNCE_MS to PAUSE_MAX_MS;
+  // a paste (more than a character at once) is no typing, and waits DEBOUNCE_MS.
+  function typingPause(e) {
+    const now = Date.now();
+    if (e.inputType === 'insertFromPaste' || (typeof e.data === 'string' && [...e.data].length > 1)) {
+      state.keys = [];
+      return DEBOUNCE_MS;
+    }
+    const keys = state.keys.filter((t) => now - t < GAP_FORGOTTEN_MS * 3).slice(-3);
+    keys.push(now);
+    state.keys = keys;
+    const gaps = [];
+    for (let i = 1; i < keys.length; i++) if (keys[i] - keys[i - 1] < GAP_FORGOTTEN_MS) gaps.push(keys[i] - keys[i - 1]);
+    if (!gaps.length) return DEBOUNCE_MS;
+    const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+    return Math.round(Math.min(PAUSE_MAX_MS, Math.max(DEBOUNCE_MS, 2 * mean)));
+  }
+
   // schedule updates the preview after the user stops typing for a moment.
   function schedule(delay = DEBOUNCE_MS) {
     clearTimeout(state.timer);
@@ -163,13 +192,20 @@
     if (invalid.length || (missing.length && !(type === 'url' && !state.typed && SAMPLE_URL !== ''))) abortPending();
     if (invalid.length) {
       for (const e of invalid) showFieldError(e.el, e.message, e.hint);
-      setState('error', `Not updated: ${invalid[0].message.toLowerCase()}.`);
+      setState('error', notUpdated(invalid[0].el));
       return;
     }
     // An empty Link field that was never typed into shows the sample, in the style chosen.
     const sample = missing.length > 0 && type === 'url' && !state.typed && SAMPLE_URL !== '';
     if (missing.length && !sample) {
       showEmpty(promptFor(type, missing));
+      return;
+    }
+    // A scheme without a host ("https:", "https://") is a link half typed, never a code: it is
+    // not asked for (the service would refuse it, and count it).
+    if (type === 'url' && !sample && SCHEME_ONLY.test(asked.url)) {
+      abortPending();
+      showEmpty(`Keep typing: after ${asked.url} comes the address, such as example.com.`);
       return;
     }
     const body = sample ? { type, url: SAMPLE_URL, ...asked } : asked;
@@ -217,7 +253,7 @@
         return;
       }
       showGeneralError({ title: 'Cannot reach bananaqr', message: 'The service did not answer: the connection or the server is down.', hint: 'Check the connection, then try again.', retry: true });
-      setState('error', 'The service did not answer.');
+      setState('error', 'Not updated: cannot reach bananaqr.');
     } finally {
       if (seq === state.seq) {
         setBusy(false);
@@ -255,7 +291,7 @@
   // the user asked for nothing, so no countdown yet; but the Retry-After still holds (RFC 9110,
   // 10.2.3), and waitAfterSample keeps it.
   function sampleRefused(res, err) {
-    state.sampleWait = { until: Date.now() + retryAfter(res.headers.get('Retry-After')) * 1000, err, status: res.status };
+    state.sampleWait = { until: Date.now() + budgetWait(res) * 1000, err, status: res.status };
     showEmpty(TYPES.url.prompt);
   }
 
@@ -311,9 +347,23 @@
       $('qr-empty-text').textContent = name === 'limited' ? 'Your code appears here when the countdown ends.' : 'Your code appears here once the message above is dealt with.';
     }
     for (const format of DOWNLOADS) $('download-' + format).disabled = !ready;
+    showMini();
     $('copy-image').disabled = !ready;
     updatePrivacy();
     writeFragment();
+  }
+
+  // showMini shows the small copy of the code (below 900 px, by the style sheet) while the
+  // user's code is ready and the preview's frame is out of sight: on a phone the form is above or
+  // below it. A sample has none: in a corner, unmarked, it would pass for the user's code.
+  function showMini() {
+    $('mini-preview').hidden = img.hidden || preview.dataset.state !== 'ready' || state.frameInView !== false;
+  }
+  if ('IntersectionObserver' in window) {
+    new IntersectionObserver((entries) => {
+      state.frameInView = entries[entries.length - 1].isIntersecting;
+      showMini();
+    }, { threshold: 0.5 }).observe(frame);
   }
 
   function showEmpty(prompt) {
@@ -329,6 +379,8 @@
     img.hidden = true;
     img.alt = '';
     img.removeAttribute('src');
+    $('mini-preview-img').removeAttribute('src');
+    showMini();
     if (state.imageURL) URL.revokeObjectURL(state.imageURL);
     state.imageURL = null;
     $('sample-badge').hidden = true;
@@ -352,9 +404,11 @@
     const old = state.imageURL;
     state.imageURL = blobURL;
     img.src = blobURL;
+    $('mini-preview-img').src = blobURL;
     if (old) setTimeout(() => URL.revokeObjectURL(old), 1000);
     img.alt = data.payload !== null ? `${sample ? 'Sample QR code' : 'QR code'}: ${clip(data.payload, 200)}` : `QR code for ${info.article}`;
     img.hidden = false;
+    showMini();
     $('sample-badge').hidden = !sample;
     $('qr-empty').hidden = true;
 
@@ -614,19 +668,37 @@
   // general area; 429 and 503 start a countdown that retries when it ends.
   function handleError(res, err, type) {
     if (res.status === 429 || res.status === 503) {
-      startCooldown(retryAfter(res.headers.get('Retry-After')), err, res.status);
+      startCooldown(budgetWait(res), err, res.status);
       return;
     }
     const field = res.status === 400 ? errorField(err, type) : null;
     const el = field && controlFor(field, type);
     if (el && !el.closest('[hidden]')) {
-      showFieldError(el, sentence(err.message), err.hint);
-      setState('error', `Not updated: ${err.message}.`);
+      if (err.code === 'LOW_CONTRAST') markContrast(el);
+      else showFieldError(el, sentence(err.message), err.hint);
+      setState('error', notUpdated(el));
       return;
     }
     const titles = { 400: 'The service refused this code', 413: 'Too long for a QR code', 415: 'The request was not JSON', 422: 'This does not fit in a QR code' };
-    showGeneralError({ title: titles[res.status] || 'Something went wrong on the service’s side', message: err.message, hint: err.hint, retry: res.status >= 500 });
-    setState('error', `Not updated: ${err.message}.`);
+    const title = titles[res.status] || 'Something went wrong on the service’s side';
+    showGeneralError({ title, message: err.message, hint: err.hint, retry: res.status >= 500 });
+    setState('error', `Not updated: ${title.charAt(0).toLowerCase()}${title.slice(1)}.`);
+  }
+
+  // A refusal is said once, where its field is: the status line, which a screen reader
+  // announces, only points there. notUpdated is its text for a refusal of control el.
+  function notUpdated(el) {
+    const label = el.labels && el.labels[0] ? el.labels[0].textContent.replace(/\([^)]*\)/g, '').trim() : '';
+    return label ? `Not updated: see ${label}, which says why.` : 'Not updated: see the field that says why.';
+  }
+
+  // markContrast marks the colour refused as too faint: the contrast line under the colours,
+  // which the colour field names in aria-describedby, says why and what to try (showContrast,
+  // from GET /api/contrast); a second box under the field would say it again.
+  function markContrast(el) {
+    el.setAttribute('aria-invalid', 'true');
+    el.dataset.refused = 'contrast';
+    showContrast();
   }
 
   // errorField returns the request field an error concerns: the one an error object names
@@ -664,8 +736,14 @@
   // them.
   function sentence(message) {
     let s = String(message || '');
-    s = s.replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title').replace(/^iban\b/, 'IBAN').replace(/^bic\b/, 'BIC');
+    s = inProse(s).replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title').replace(/^iban\b/, 'IBAN').replace(/^bic\b/, 'BIC');
     return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
+  // inProse spells the API's words as the page does: its field color is the colour (the field
+  // names stay the API's in requests and links).
+  function inProse(text) {
+    return String(text || '').replace(/\bcolor\b/g, 'colour').replace(/\bColor\b/g, 'Colour');
   }
 
   function showFieldError(el, message, hint) {
@@ -679,7 +757,7 @@
     }
     const strong = document.createElement('strong');
     strong.textContent = message;
-    p.replaceChildren(strong, hint || '');
+    p.replaceChildren(strong, inProse(hint));
     el.setAttribute('aria-invalid', 'true');
     const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
     if (!ids.includes(id)) el.setAttribute('aria-describedby', [...ids, id].join(' '));
@@ -696,6 +774,10 @@
       }
       p.remove();
     }
+    for (const el of document.querySelectorAll('[data-refused]')) {
+      el.removeAttribute('aria-invalid');
+      delete el.dataset.refused;
+    }
     if (!cooling()) hideGeneralError();
   }
 
@@ -703,7 +785,7 @@
     $('form-error-title').textContent = title;
     $('form-error-message').textContent = sentence(message);
     $('form-error-message').hidden = !message;
-    $('form-error-hint').textContent = hint || '';
+    $('form-error-hint').textContent = inProse(hint);
     $('form-error-hint').hidden = !hint;
     $('form-error-countdown').textContent = countdown;
     $('form-error-countdown').hidden = !countdown;
@@ -723,6 +805,18 @@
     return 60;
   }
 
+  // budgetWait returns the seconds until a refused request may ask again: Retry-After, or
+  // sooner when the RateLimit-* headers say one code is back before then. The budget is a
+  // minute's RateLimit-Limit codes, one back every 60/Limit seconds, whole again after
+  // RateLimit-Reset seconds; so one code is back Reset - (Limit - 1) * 60/Limit seconds from now.
+  function budgetWait(res) {
+    const after = retryAfter(res.headers.get('Retry-After'));
+    const limit = parseInt(res.headers.get('RateLimit-Limit') || '', 10);
+    const reset = parseInt(res.headers.get('RateLimit-Reset') || '', 10);
+    if (res.status !== 429 || !(limit > 0) || !(reset >= 0)) return after;
+    return Math.min(after, Math.max(1, Math.ceil(reset - ((limit - 1) * 60) / limit)));
+  }
+
   const cooling = () => state.cooldownUntil > Date.now();
 
   function startCooldown(seconds, err, status) {
@@ -739,7 +833,7 @@
       return left;
     };
     render();
-    setState('limited', `${title}. The preview tries again by itself in ${seconds} seconds.`);
+    setState('limited', `${title}. The preview tries again by itself in ${seconds} second${seconds === 1 ? '' : 's'}, when the limit allows.`);
     state.cooldownTimer = setInterval(() => {
       if (render() > 0) return;
       clearInterval(state.cooldownTimer);
@@ -976,7 +1070,7 @@
     // #contrast is a live region: it is written only when it says something new.
     const say = (text) => { if (el.textContent !== text) el.textContent = text; };
     if (!fg || !bg) {
-      say('Colours are six hexadecimal digits, such as #7B260F.');
+      say('Scanners need the colour clearly darker than the background.'); // the field says what a colour is
       el.classList.remove('bad');
       return;
     }
@@ -1082,7 +1176,7 @@
     if (t.name === 'security') setSecurity();
     if (t.name === 'epc-purpose') setPurpose();
     // Discrete choices answer at once; typing and dragging wait for a pause.
-    schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : DEBOUNCE_MS);
+    schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : typingPause(e));
   });
   // Some browsers fire only change for radios and checkboxes.
   form.addEventListener('change', (e) => {

@@ -256,3 +256,30 @@ func TestPageSettingsLinkTypes(t *testing.T) {
 		t.Error("app.js does not take the public types from data-public")
 	}
 }
+
+// TestPageWithoutComments: the script and the style sheet are sent without their comments,
+// and with everything else of web/'s files, line for line.
+func TestPageWithoutComments(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	comment := map[string]*regexp.Regexp{
+		"app.js":    regexp.MustCompile(`(?m)^[ \t]*//.*\n`),
+		"style.css": regexp.MustCompile(`(?m)^[ \t]*/\*(?s:.*?)\*/[ \t]*\n|/\*(?s:.*?)\*/`),
+	}
+	left := map[string]*regexp.Regexp{"app.js": regexp.MustCompile(`(?m)^[ \t]*//`), "style.css": regexp.MustCompile(`/\*`)}
+	for name, re := range comment {
+		src, err := web.Files.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := string(ts.get(t, "/"+name).body)
+		if left[name].MatchString(body) {
+			t.Errorf("/%s is sent with comments", name)
+		}
+		if want := re.ReplaceAllString(string(src), ""); body != want {
+			t.Errorf("/%s: %d bytes sent, want web/%s without its comments, %d bytes", name, len(body), name, len(want))
+		}
+		if len(body) >= len(src) {
+			t.Errorf("/%s: %d bytes sent of %d", name, len(body), len(src))
+		}
+	}
+}
