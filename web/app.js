@@ -1210,6 +1210,12 @@
   });
   for (const button of document.querySelectorAll('button.copy')) button.addEventListener('click', () => copy(button));
   $('copy-image').addEventListener('click', (e) => copyImage(e.currentTarget));
+  // The small copy leads to the code without writing #preview over a settings link's fragment.
+  $('mini-preview').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('preview-heading').focus({ preventScroll: true });
+    preview.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  });
   // A settings link opened in this tab (only its fragment changes) fills the form again.
   window.addEventListener('hashchange', () => {
     if (location.hash === '#' + fragmentOf(collect().body)) return; // written by this page
