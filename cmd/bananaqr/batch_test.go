@@ -69,18 +69,7 @@ func TestEncodeBatchZip(t *testing.T) {
 		t.Errorf("stderr %q", stderr)
 	}
 	first, _ := os.ReadFile(out)
-	zr, err := zip.NewReader(bytes.NewReader(first), int64(len(first)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	files := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		files[f.Name], _ = io.ReadAll(rc)
-		rc.Close()
-		names = append(names, f.Name)
-	}
+	names, files := qrtest.Unzip(t, first)
 	if got := strings.Join(names, " "); got != "menu.png qr-2-text.png qr-3-wifi.png qr-4-url.svg" {
 		t.Errorf("files %s", got)
 	}

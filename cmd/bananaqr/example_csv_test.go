@@ -1,10 +1,9 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"image/png"
-	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,25 +21,11 @@ func TestExampleCSV(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	zr, err := zip.OpenReader(out)
+	archive, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer zr.Close()
-	var names []string
-	files := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[f.Name], err = io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		names = append(names, f.Name)
-	}
+	names, files := qrtest.Unzip(t, archive)
 	if got := strings.Join(names, " "); got != "menu.png table-12.svg wifi.png call.png" {
 		t.Fatalf("the archive holds %s", got)
 	}

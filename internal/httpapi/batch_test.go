@@ -1,12 +1,10 @@
 package httpapi
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/png"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,31 +20,6 @@ import (
 func (ts *testServer) postBatch(t *testing.T, body string, header map[string]string) *result {
 	t.Helper()
 	return ts.do(t, http.MethodPost, "/api/qr-code/batch", body, header)
-}
-
-// unzipped returns the files of a ZIP body by name, in order.
-func unzipped(t *testing.T, body []byte) ([]string, map[string][]byte) {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if err != nil {
-		t.Fatalf("not a ZIP archive: %v", err)
-	}
-	var names []string
-	files := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, f.Name)
-		files[f.Name] = b
-	}
-	return names, files
 }
 
 // batchCaller returns a caller address no other test uses.
@@ -76,7 +49,7 @@ func TestBatch(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}
 	}
-	names, files := unzipped(t, r.body)
+	names, files := qrtest.Unzip(t, r.body)
 	if want := []string{"menu.png", "qr-2-wifi.png", "qr-3-text.svg", "Wine List.png"}; strings.Join(names, "|") != strings.Join(want, "|") {
 		t.Errorf("files %q, want %q", names, want)
 	}
