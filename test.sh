@@ -221,6 +221,9 @@ deploy_steps() {
 
 	step "reverse proxy: nginx (deploy/nginx.conf) in front of two replicas sharing Redis, run natively"
 	checked bash scripts/proxy-test.sh # SKIPPED without nginx, wrk, jq or BANANAQR_TEST_REDIS_URL, unless CI is set
+
+	step "nginx -t: deploy/nginx.conf as it is"
+	checked bash scripts/nginx-check.sh # upstream names from a test hosts file (unshare -rmn); SKIPPED without nginx, unless CI is set
 }
 
 # The reference vectors: two encoders in Python, on one core, for two minutes.
