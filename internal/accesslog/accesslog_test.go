@@ -5,20 +5,27 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
 
-// slogLine is the line slog's handler of format writes for e: the reference.
+// slogLine is the line slog's handler of format writes for e: the reference, at ERROR for a
+// 5xx and INFO else, with the duration in milliseconds to the microsecond.
 func slogLine(format string, e Entry) string {
 	var b bytes.Buffer
 	h := slog.Handler(slog.NewTextHandler(&b, nil))
 	if format == "json" {
 		h = slog.NewJSONHandler(&b, nil)
 	}
-	r := slog.NewRecord(e.Time, slog.LevelInfo, "request", 0)
+	level := slog.LevelInfo
+	if e.Status/100 == 5 {
+		level = slog.LevelError
+	}
+	r := slog.NewRecord(e.Time, level, "request", 0)
 	r.AddAttrs(slog.String("method", e.Method), slog.String("route", e.Route), slog.Int("status", e.Status),
-		slog.Int("bytes", e.Bytes), slog.Duration("duration", e.Duration), slog.String("request_id", e.RequestID))
+		slog.Int("bytes", e.Bytes), slog.Float64("duration_ms", float64(e.Duration.Round(time.Microsecond))/1e6),
+		slog.String("request_id", e.RequestID))
 	h.Handle(context.Background(), r)
 	return b.String()
 }
@@ -38,8 +45,14 @@ func TestSameAsSlog(t *testing.T) {
 			Time: time.Unix(rng.Int64N(4_000_000_000), rng.Int64N(1_000_000_000)*int64(rng.IntN(2))).
 				In(zones[rng.IntN(len(zones))]),
 			Method: methods[rng.IntN(len(methods))], Route: routes[rng.IntN(len(routes))],
-			Status: []int{200, 304, 400, 404, 429, 499, 503}[rng.IntN(7)], Bytes: rng.IntN(1 << 22),
+			Status: []int{200, 304, 400, 404, 429, 499, 500, 503}[rng.IntN(8)], Bytes: rng.IntN(1 << 22),
 			Duration: time.Duration(rng.Int64N(int64(10 * time.Second))), RequestID: ids[rng.IntN(len(ids))],
+		}
+		switch i % 10 {
+		case 1: // under a microsecond, or just over
+			e.Duration = time.Duration(rng.IntN(2000))
+		case 2: // over 1000 s: the text form's exponent
+			e.Duration = time.Duration(rng.Int64N(int64(100 * time.Hour)))
 		}
 		if i%1000 == 0 {
 			e.Time = time.Time{} // slog leaves the time out
@@ -57,6 +70,32 @@ func TestSameAsSlog(t *testing.T) {
 	}
 	if fast < 1000 {
 		t.Fatalf("only %d entries took the fast path", fast)
+	}
+}
+
+// TestLine: the milliseconds and the level, as a log pipeline reads them.
+func TestLine(t *testing.T) {
+	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		status int
+		d      time.Duration
+		json   string
+		text   string
+		ms     string
+	}{
+		{200, 1234567 * time.Nanosecond, `"level":"INFO"`, "level=INFO", `"duration_ms":1.235,`},
+		{404, 400 * time.Nanosecond, `"level":"INFO"`, "level=INFO", `"duration_ms":0,`},
+		{499, 2 * time.Second, `"level":"INFO"`, "level=INFO", `"duration_ms":2000,`},
+		{500, 1500 * time.Microsecond, `"level":"ERROR"`, "level=ERROR", `"duration_ms":1.5,`},
+		{503, 20 * time.Minute, `"level":"ERROR"`, "level=ERROR", `"duration_ms":1200000,`},
+	} {
+		e := Entry{Time: at, Method: "GET", Route: "/", Status: c.status, Duration: c.d, RequestID: "x"}
+		var j, x bytes.Buffer
+		New(&j, "json").Write(e)
+		New(&x, "text").Write(e)
+		if !strings.Contains(j.String(), c.json) || !strings.Contains(j.String(), c.ms) || !strings.Contains(x.String(), c.text+" ") {
+			t.Errorf("%d in %v:\n%s%s", c.status, c.d, j.String(), x.String())
+		}
 	}
 }
 

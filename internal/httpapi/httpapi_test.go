@@ -304,7 +304,7 @@ func TestCORS(t *testing.T) {
 }
 
 // TestLogs checks the access log: a line per request with method, route, status, bytes,
-// duration and id; never a payload or a query string.
+// duration in milliseconds and id, at INFO; never a payload or a query string.
 func TestLogs(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	secret := "hunter2-secret-pw"
@@ -325,13 +325,16 @@ func TestLogs(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[2]), &entry); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"method", "route", "status", "bytes", "duration", "request_id"} {
+	for _, k := range []string{"method", "route", "status", "bytes", "duration_ms", "request_id"} {
 		if _, ok := entry[k]; !ok {
 			t.Errorf("log line without %s: %s", k, lines[2])
 		}
 	}
-	if entry["request_id"] != "abc-123" || entry["route"] != "/api/qr-code" {
+	if entry["request_id"] != "abc-123" || entry["route"] != "/api/qr-code" || entry["level"] != "INFO" {
 		t.Errorf("log line %s", lines[2])
+	}
+	if ms, ok := entry["duration_ms"].(float64); !ok || ms < 0 || ms > 60_000 {
+		t.Errorf("duration_ms %v: want milliseconds", entry["duration_ms"])
 	}
 }
 
