@@ -278,6 +278,7 @@ func (c *serveConfig) serviceConfig(logger *slog.Logger) (httpapi.Config, error)
 func (c *serveConfig) limiter(logger *slog.Logger) (ratelimit.Limiter, error) {
 	switch {
 	case c.rateLimit > 0 && c.redisURL != "":
+		ratelimit.LogRedisTo(logger) // go-redis's own messages too, in the log's format
 		rl, err := ratelimit.NewRedis(c.redisURL, c.rateLimit, logger)
 		if err != nil {
 			return nil, fmt.Errorf("--redis-url: %w", err)
