@@ -99,6 +99,15 @@ func (m *metrics) Made(format api.Format, d time.Duration) {
 	o.Observe(d.Seconds())
 }
 
+// watchBackend adds bananaqr_rate_limiter_backend_up, the state of limiter's backend
+// (backendUp), read at each scrape.
+func (m *metrics) watchBackend(limiter any) {
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "bananaqr_rate_limiter_backend_up",
+		Help: "Whether the rate limiter's backend (Redis) answered when last asked (1) or not (0: requests are let through without a limit); 1 when the limit is kept in memory or off."},
+		backendUp(limiter)))
+}
+
 // MetricsHandler returns the handler of the Prometheus metrics, for /metrics on the service's
 // port or on a port of its own (--metrics-addr).
 func (s *Server) MetricsHandler() http.Handler {

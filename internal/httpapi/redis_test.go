@@ -51,7 +51,7 @@ func TestReplicasShareBudget(t *testing.T) {
 	if err := json.Unmarshal(a.get(t, "/readyz").body, &ready); err != nil {
 		t.Fatalf("unmarshal: %v", err)
 	}
-	if ready != (Readiness{OK: true, RateLimit: "redis", Backend: "up"}) {
+	if ready != (Readiness{OK: true, RateLimit: "redis", Backend: "up", RateLimitEnforced: true}) {
 		t.Errorf("/readyz %+v", ready)
 	}
 }

@@ -84,6 +84,7 @@ func New(cfg Config) *Server {
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, metrics: newMetrics(), access: cfg.AccessLog}
+	s.metrics.watchBackend(cfg.Limiter)
 	if s.access == nil {
 		s.access = accesslog.FromLogger(cfg.Logger)
 	}

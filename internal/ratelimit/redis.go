@@ -121,9 +121,7 @@ func (r *Redis) run(ctx context.Context, caller string, n int, refund bool) (Dec
 		r.fault(err)
 		return open, &ErrBackend{err}
 	}
-	if !r.up.Swap(true) {
-		r.logger.Info("rate limiter: redis is back")
-	}
+	r.recovered()
 	allowed, _ := res[0].(int64)
 	return decide(r.limit, r.interval, int64(math.Round(debt*1e9)), n, allowed == 1), nil
 }
@@ -176,13 +174,29 @@ func (r *Redis) fault(err error) {
 	}
 }
 
-// Ping reports whether Redis answers, for the readiness check.
+// Ping reports whether Redis answers before ctx's deadline, for the readiness check, and keeps
+// the answer (Up). No answer before the deadline is a fault, as it is for a request; a ctx
+// cancelled (the prober hung up) is not.
 func (r *Redis) Ping(ctx context.Context) error {
 	err := r.client.Ping(ctx).Err()
-	if err != nil && ctx.Err() == nil {
+	switch {
+	case err == nil:
+		r.recovered()
+	case !errors.Is(ctx.Err(), context.Canceled):
 		r.fault(err)
 	}
 	return err
+}
+
+// Up reports whether Redis answered the last time it was asked (a request's count or Ping);
+// true before it was ever asked.
+func (r *Redis) Up() bool { return r.up.Load() }
+
+// recovered notes that Redis answered, logging its return after a fault.
+func (r *Redis) recovered() {
+	if !r.up.Swap(true) {
+		r.logger.Info("rate limiter: redis is back")
+	}
 }
 
 // Close closes the connections to Redis.
