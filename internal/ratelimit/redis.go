@@ -57,7 +57,8 @@ func NewRedis(url string, limit int, logger *slog.Logger) (*Redis, error) {
 	opts.ReadTimeout = 100 * time.Millisecond
 	opts.WriteTimeout = 100 * time.Millisecond
 	opts.PoolTimeout = 100 * time.Millisecond
-	opts.MaxRetries = -1 // no retries: fail open at once
+	opts.MaxRetries = -1              // no retries: fail open at once
+	opts.ContextTimeoutEnabled = true // a caller's deadline shorter than these holds (Ping for /readyz)
 	r := &Redis{client: redis.NewClient(opts), limit: limit, interval: max(int64(time.Minute)/int64(max(limit, 1)), 1),
 		logger: logger, logEvery: LogInterval}
 	r.up.Store(true)
