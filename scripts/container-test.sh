@@ -23,14 +23,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-skip() {
-	if [ -n "${CI:-}" ]; then
-		echo "FAIL: $*" >&2
-		exit 1
-	fi
-	echo "SKIPPED: $*"
-	exit 0
-}
+. scripts/skip.sh
 
 [ "$(id -u)" = 0 ] || skip "the container test needs root (chroot as the image's user, podman's storage)"
 command -v podman >/dev/null || skip "podman is not installed (apt-get install podman)"

@@ -22,17 +22,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-skip() {
-	if [ -n "${CI:-}" ]; then
-		echo "FAIL: $*" >&2
-		exit 1
-	fi
-	echo "SKIPPED: $*"
-}
+. scripts/skip.sh
 
 nginx_bin=$(command -v nginx || true)
 [ -n "$nginx_bin" ] || { [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx; } || true
-[ -n "$nginx_bin" ] || { skip "nginx is not installed (apt-get install nginx)"; exit 0; }
+[ -n "$nginx_bin" ] || skip "nginx is not installed (apt-get install nginx)"
 
 conf=${1:-${BANANAQR_NGINX_CONF:-deploy/nginx.conf}}
 [ -f "$conf" ] || { echo "FAIL: no file $conf" >&2; exit 1; }
@@ -100,7 +94,7 @@ fi
 sed -i "s#include $conf;#include $copy;#" "$tmp/nginx.conf"
 if nginx_t "$tmp/nginx.conf"; then
 	echo "PASS: nginx -t: $conf with its upstream hosts (${hosts% }) as 127.0.0.1"
-	skip "nginx -t: that the upstream hosts resolve (unshare --map-root-user --mount --net refused here, or BANANAQR_NGINX_CHECK_NO_UNSHARE set)"
+	note_skipped "nginx -t: that the upstream hosts resolve (unshare --map-root-user --mount --net refused here, or BANANAQR_NGINX_CHECK_NO_UNSHARE set)"
 	exit 0
 fi
 echo "FAIL: nginx -t: $conf (above, on a copy with its upstream hosts as 127.0.0.1)" >&2

@@ -35,14 +35,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-skip() {
-	if [ -n "${CI:-}" ]; then
-		echo "FAIL: $*" >&2
-		exit 1
-	fi
-	echo "SKIPPED: $*"
-	exit 0
-}
+. scripts/skip.sh
 
 nginx_bin=$(command -v nginx || true)
 [ -n "$nginx_bin" ] || { [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx; } || true
