@@ -1,6 +1,6 @@
 // Package accesslog writes the service's access log: one line a request, with its method,
-// route, status, bytes, duration in milliseconds (duration_ms, to the microsecond) and request
-// id, at level INFO, or ERROR for a 5xx status (the server failed; a 4xx is the client's, and
+// route, status, bytes, duration in milliseconds (duration_ms, to the microsecond), request
+// id and, when the caller sent one, its W3C trace id, at level INFO, or ERROR for a 5xx status (the server failed; a 4xx is the client's, and
 // INFO), exactly as log/slog's JSON and text handlers write a record of message "request" with
 // those attributes (a test holds the two to each other byte for byte). slog's handlers are general, and took about 3 µs a line, 5 % of the
 // server's CPU under load; this writes the same line in a fraction of that. An entry whose
@@ -25,6 +25,7 @@ type Entry struct {
 	Bytes     int
 	Duration  time.Duration
 	RequestID string
+	TraceID   string // the caller's W3C trace id, or empty (then not logged)
 }
 
 // Log writes entries; it is safe for concurrent use when its writer is (each line is one
@@ -52,7 +53,7 @@ func FromLogger(logger *slog.Logger) *Log { return &Log{slow: logger.Handler()} 
 
 // Write logs e.
 func (l *Log) Write(e Entry) {
-	if l.w == nil || !plain(e.Method) || !plain(e.Route) || !plain(e.RequestID) || e.Time.IsZero() ||
+	if l.w == nil || !plain(e.Method) || !plain(e.Route) || !plain(e.RequestID) || e.TraceID != "" && !plain(e.TraceID) || e.Time.IsZero() ||
 		e.Time.Year() < 0 || e.Time.Year() >= 10000 {
 		l.writeSlow(e)
 		return
@@ -82,6 +83,9 @@ func (l *Log) writeSlow(e Entry) {
 	r := slog.NewRecord(e.Time, level, "request", 0)
 	r.AddAttrs(slog.String("method", e.Method), slog.String("route", e.Route), slog.Int("status", e.Status),
 		slog.Int("bytes", e.Bytes), slog.Float64("duration_ms", e.millis()), slog.String("request_id", e.RequestID))
+	if e.TraceID != "" {
+		r.AddAttrs(slog.String("trace_id", e.TraceID))
+	}
 	l.slow.Handle(ctx, r)
 }
 
@@ -136,6 +140,10 @@ func appendJSON(b []byte, e *Entry) []byte {
 	b = strconv.AppendFloat(b, e.millis(), 'f', -1, 64)
 	b = append(b, `,"request_id":"`...)
 	b = append(b, e.RequestID...)
+	if e.TraceID != "" {
+		b = append(b, `","trace_id":"`...)
+		b = append(b, e.TraceID...)
+	}
 	return append(b, "\"}\n"...)
 }
 
@@ -158,6 +166,10 @@ func appendText(b []byte, e *Entry) []byte {
 	b = strconv.AppendFloat(b, e.millis(), 'g', -1, 64)
 	b = append(b, " request_id="...)
 	b = append(b, e.RequestID...)
+	if e.TraceID != "" {
+		b = append(b, " trace_id="...)
+		b = append(b, e.TraceID...)
+	}
 	return append(b, '\n')
 }
 

@@ -26,6 +26,9 @@ func slogLine(format string, e Entry) string {
 	r.AddAttrs(slog.String("method", e.Method), slog.String("route", e.Route), slog.Int("status", e.Status),
 		slog.Int("bytes", e.Bytes), slog.Float64("duration_ms", float64(e.Duration.Round(time.Microsecond))/1e6),
 		slog.String("request_id", e.RequestID))
+	if e.TraceID != "" {
+		r.AddAttrs(slog.String("trace_id", e.TraceID))
+	}
 	h.Handle(context.Background(), r)
 	return b.String()
 }
@@ -38,6 +41,7 @@ func TestSameAsSlog(t *testing.T) {
 	methods := []string{"GET", "POST", "HEAD", "OPTIONS", "PATCH", "M&M", "GE T", "x=y", `q"`, "é", ""}
 	routes := []string{"/api/qr-code.svg", "/", "(unknown)", "/.well-known/mcp.json", "/a b"}
 	ids := []string{"c73cf16c42013ab5", "abc-DEF_1.2", "", "id with space", "\x00", "日本"}
+	traces := []string{"", "", "4bf92f3577b34da6a3ce929d0e0e4736", "a b"}
 	zones := []*time.Location{time.UTC, time.FixedZone("X", -7*3600-1800), time.FixedZone("Y", 5*3600+45*60)}
 	fast := 0
 	for i := range 20000 {
@@ -47,6 +51,7 @@ func TestSameAsSlog(t *testing.T) {
 			Method: methods[rng.IntN(len(methods))], Route: routes[rng.IntN(len(routes))],
 			Status: []int{200, 304, 400, 404, 429, 499, 500, 503}[rng.IntN(8)], Bytes: rng.IntN(1 << 22),
 			Duration: time.Duration(rng.Int64N(int64(10 * time.Second))), RequestID: ids[rng.IntN(len(ids))],
+			TraceID: traces[rng.IntN(len(traces))],
 		}
 		switch i % 10 {
 		case 1: // under a microsecond, or just over

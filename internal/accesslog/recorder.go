@@ -36,3 +36,7 @@ func (r *Recorder) Write(b []byte) (int, error) {
 
 // Unwrap returns the ResponseWriter underneath, for http.ResponseController.
 func (r *Recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// StatusClientClosed is the status recorded for a request whose client went away before it
+// was answered: nginx's 499 "client closed request". It is never sent, only logged and counted.
+const StatusClientClosed = 499

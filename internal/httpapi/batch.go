@@ -12,6 +12,7 @@ import (
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/batch"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // batchError is the error object of a batch with failing requests: the API's four properties
@@ -91,7 +92,7 @@ func (s *Server) postBatch(w http.ResponseWriter, r *http.Request) {
 		s.cutBatch(w, r, err, out.done, len(entries))
 	case r.Context().Err() != nil:
 		if rec, ok := w.(*accesslog.Recorder); ok {
-			rec.Status = statusClientClosed // as writeCode: the client is gone
+			rec.Status = accesslog.StatusClientClosed // as writeCode: the client is gone
 		}
 	default:
 		s.writeError(w, r, err)
@@ -134,7 +135,7 @@ func (s *Server) cutBatch(w http.ResponseWriter, r *http.Request, err error, don
 		level, why = slog.LevelWarn, "the client went away"
 	}
 	s.cfg.Logger.Log(r.Context(), level, "batch cut off after its 200: "+why+"; the connection is aborted",
-		"error", err.Error(), "files_sent", done, "files", n, "request_id", requestID(w))
+		"error", err.Error(), "files_sent", done, "files", n, "request_id", telemetry.ResponseRequestID(w))
 	panic(http.ErrAbortHandler)
 }
 

@@ -121,7 +121,7 @@ func (s *Server) writeCode(w http.ResponseWriter, r *http.Request, req *api.Requ
 			// The client is gone: nothing is written, but the access log and the metrics get
 			// 499, nginx's "client closed request", instead of the 200 of a response never sent.
 			if rec, ok := w.(*accesslog.Recorder); ok {
-				rec.Status = statusClientClosed
+				rec.Status = accesslog.StatusClientClosed
 			}
 			return
 		}

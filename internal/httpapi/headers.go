@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/bananaqr/bananaqr/internal/telemetry"
+
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -21,7 +23,7 @@ const (
 	headerContentLength      = "Content-Length"
 	headerContentDisposition = "Content-Disposition"
 	headerRetryAfter         = "Retry-After"
-	headerRequestID          = "X-Request-Id"
+	headerRequestID          = telemetry.HeaderRequestID
 	headerRateLimitLimit     = "Ratelimit-Limit"
 	headerRateLimitRemaining = "Ratelimit-Remaining"
 	headerRateLimitReset     = "Ratelimit-Reset"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -20,6 +21,7 @@ import (
 // statuses and formats only: never a payload or a query string.
 type metrics struct {
 	registry      *prometheus.Registry
+	http          *telemetry.Metrics       // the HTTP metrics both servers share
 	requests      *prometheus.CounterVec   // by route, status and format
 	generation    *prometheus.HistogramVec // seconds to make a code, by format
 	rateLimited   prometheus.Counter
@@ -58,6 +60,7 @@ func newMetrics() *metrics {
 			Name: "bananaqr_renders_in_flight", Help: "Codes being made now."}),
 		counted: map[requestLabels]prometheus.Counter{},
 	}
+	m.http = telemetry.NewMetrics(m.registry)
 	m.made = map[api.Format]prometheus.Observer{}
 	for _, f := range api.StyleValues("format") {
 		m.made[api.Format(f)] = m.generation.WithLabelValues(f)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // writeJSON writes v as the JSON body of a response with status (HTML characters unescaped:
@@ -58,7 +59,7 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := api.ErrorOf(err)
 	if e.Reason == api.ReasonInternal {
-		s.cfg.Logger.ErrorContext(r.Context(), "request failed", "error", err.Error(), "request_id", requestID(w))
+		s.cfg.Logger.ErrorContext(r.Context(), "request failed", "error", err.Error(), "request_id", telemetry.ResponseRequestID(w))
 	}
 	h := w.Header()
 	for _, k := range codeHeaders {

@@ -7,8 +7,9 @@
 // method (404, 405, OPTIONS, CORS); codes.go makes codes (GET, POST, the contrast check);
 // static.go serves the page with ETags; discovery.go the discovery documents, the OpenAPI
 // document and /mcp; health.go liveness and readiness; respond.go writes responses and errors;
-// proxy.go tells who calls and where the service is, through trusted proxies; accesslog.go
-// gives request ids and logs each request; metrics.go keeps the Prometheus metrics.
+// proxy.go tells who calls and where the service is, through trusted proxies; server.go
+// also wraps each request in internal/telemetry's signals (ids, trace context, log line,
+// metrics); metrics.go keeps the Prometheus metrics.
 package httpapi
 
 import (
@@ -22,6 +23,7 @@ import (
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // Config configures a Server.
@@ -98,5 +100,23 @@ func New(cfg Config) *Server {
 // Handler returns the HTTP handler of all the routes, with the access log, request ids and CORS
 // around them.
 func (s *Server) Handler() http.Handler {
-	return s.logged(http.HandlerFunc(s.route))
+	return s.observed(http.HandlerFunc(s.route))
+}
+
+// observed wraps next in internal/telemetry's signals of each request (its id, trace context,
+// log line and HTTP metrics), with the routes of the route table (any other path is
+// "(unknown)") and the service's own count of answers by route, status and format.
+func (s *Server) observed(next http.Handler) http.Handler {
+	return telemetry.Handler(next, telemetry.Config{
+		Log: s.access, Metrics: s.metrics.http,
+		Route: func(r *http.Request) string {
+			if _, ok := s.routes[r.URL.Path]; ok {
+				return r.URL.Path
+			}
+			return "(unknown)"
+		},
+		Answered: func(_ *http.Request, route string, rec *accesslog.Recorder) {
+			s.metrics.observeRequest(route, rec.Status, rec.Header().Get(headerFormat))
+		},
+	})
 }
