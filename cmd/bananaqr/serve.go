@@ -64,14 +64,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr serve [flags]\n\nRuns the HTTP service. Each flag can also be set by its environment variable;\na flag on the command line wins.\n\n")
-		fs.VisitAll(func(f *flag.Flag) {
-			name, usage := flag.UnquoteUsage(f)
-			fmt.Fprintf(stderr, "  --%s %s   (%s)\n    \t%s", f.Name, name, envName(f.Name), usage)
-			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
-				fmt.Fprintf(stderr, " (default %s)", f.DefValue)
-			}
-			fmt.Fprintln(stderr)
-		})
+		printFlagsWithEnv(stderr, fs, envName)
 	}
 	return fs
 }
@@ -103,16 +96,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var err error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] && err == nil {
-			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s: %v", envName(f.Name), e)
-			}
-		}
-	})
+	err := setFromEnv(fs, getenv, envName)
 	c.noteGiven(fs)
 	return c, err
 }
