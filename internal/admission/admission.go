@@ -24,15 +24,29 @@ import (
 
 // Observer hears what a Gate decides, for metrics. Its methods are called concurrently.
 type Observer interface {
-	// LimiterFailed: the limiter's backend failed and the request went on without a limit.
-	LimiterFailed()
-	// RateLimited: a request was refused by the rate limit.
-	RateLimited()
+	// Decided: the rate limit decided d for a request (nothing is heard when there is no limit,
+	// nor when the limiter failed after the caller had gone).
+	Decided(d LimitDecision)
 	// Started and Finished bracket the time a request holds a place (codes in flight).
 	Started()
 	Finished()
 	// Made: a code of format took d to make.
 	Made(format api.Format, d time.Duration)
+}
+
+// LimitDecision is what the rate limit decided for a request.
+type LimitDecision int
+
+// The rate limit's decisions.
+const (
+	Allowed    LimitDecision = iota // within the caller's budget
+	Limited                         // refused: over the budget
+	FailedOpen                      // the limiter's backend failed: let through without a limit
+)
+
+// String returns d's name as metrics label it: allowed, limited or failed_open.
+func (d LimitDecision) String() string {
+	return [...]string{"allowed", "limited", "failed_open"}[d]
 }
 
 // Config configures a Gate.
@@ -102,12 +116,14 @@ func (g *Gate) AdmitN(ctx context.Context, caller string, n int) (ratelimit.Deci
 	d, err := g.limiter.AllowN(ctx, caller, max(n, 1))
 	if err != nil {
 		if ctx.Err() == nil {
-			g.observer.LimiterFailed()
+			g.observer.Decided(FailedOpen)
 		}
 		return ratelimit.Decision{}, true
 	}
-	if !d.Allowed {
-		g.observer.RateLimited()
+	if d.Allowed {
+		g.observer.Decided(Allowed)
+	} else {
+		g.observer.Decided(Limited)
 	}
 	return d, d.Allowed
 }
@@ -186,8 +202,7 @@ func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
 // nop is the Observer of a Gate configured without one.
 type nop struct{}
 
-func (nop) LimiterFailed()                 {}
-func (nop) RateLimited()                   {}
+func (nop) Decided(LimitDecision)          {}
 func (nop) Started()                       {}
 func (nop) Finished()                      {}
 func (nop) Made(api.Format, time.Duration) {}

@@ -12,10 +12,11 @@ import (
 )
 
 // counts is an Observer that counts what it hears.
-type counts struct{ failed, limited, started, finished, made atomic.Int64 }
+type counts struct{ allowed, failed, limited, started, finished, made atomic.Int64 }
 
-func (c *counts) LimiterFailed()                 { c.failed.Add(1) }
-func (c *counts) RateLimited()                   { c.limited.Add(1) }
+func (c *counts) Decided(d LimitDecision) {
+	[...]*atomic.Int64{Allowed: &c.allowed, Limited: &c.limited, FailedOpen: &c.failed}[d].Add(1)
+}
 func (c *counts) Started()                       { c.started.Add(1) }
 func (c *counts) Finished()                      { c.finished.Add(1) }
 func (c *counts) Made(api.Format, time.Duration) { c.made.Add(1) }
@@ -43,6 +44,10 @@ func TestAdmit(t *testing.T) {
 	if d, ok := New(Config{Limiter: limiter{d: refused}, Observer: c}).Admit(context.Background(), "a"); ok || d != refused || c.limited.Load() != 1 {
 		t.Errorf("refused: %+v, %t, %d observed", d, ok, c.limited.Load())
 	}
+	allowed := ratelimit.Decision{Limit: 5, Allowed: true}
+	if _, ok := New(Config{Limiter: limiter{d: allowed}, Observer: c}).Admit(context.Background(), "a"); !ok || c.allowed.Load() != 1 {
+		t.Errorf("allowed: %t, %d observed", ok, c.allowed.Load())
+	}
 	g := New(Config{Limiter: limiter{err: errors.New("down")}, Observer: c})
 	if _, ok := g.Admit(context.Background(), "a"); !ok || c.failed.Load() != 1 {
 		t.Errorf("backend down: %t, %d failures", ok, c.failed.Load())
@@ -51,6 +56,9 @@ func TestAdmit(t *testing.T) {
 	cancel()
 	if _, ok := g.Admit(ctx, "a"); !ok || c.failed.Load() != 1 {
 		t.Errorf("caller gone: %t, %d failures", ok, c.failed.Load())
+	}
+	if c.allowed.Load() != 1 || c.limited.Load() != 1 {
+		t.Errorf("%d allowed and %d limited, want 1 each", c.allowed.Load(), c.limited.Load())
 	}
 }
 

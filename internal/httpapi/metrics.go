@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/admission"
 	"github.com/bananaqr/bananaqr/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -24,7 +25,7 @@ type metrics struct {
 	http          *telemetry.Metrics       // the HTTP metrics both servers share
 	requests      *prometheus.CounterVec   // by route, status and format
 	generation    *prometheus.HistogramVec // seconds to make a code, by format
-	rateLimited   prometheus.Counter
+	decisions     [3]prometheus.Counter    // the rate limit's, by admission.LimitDecision
 	limiterErrors prometheus.Counter
 	inFlight      prometheus.Gauge
 
@@ -52,8 +53,6 @@ func newMetrics() *metrics {
 			Name: "bananaqr_generation_seconds", Help: "Time to make a code (payload, symbol and image), by format.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1}},
 			[]string{"format"}),
-		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "bananaqr_rate_limited_total", Help: "Requests and tool calls refused by the rate limit."}),
 		limiterErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "bananaqr_rate_limiter_backend_errors_total", Help: "Requests let through because the rate limiter's backend (Redis) failed."}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
@@ -65,7 +64,14 @@ func newMetrics() *metrics {
 	for _, f := range api.StyleValues("format") {
 		m.made[api.Format(f)] = m.generation.WithLabelValues(f)
 	}
-	m.registry.MustRegister(m.requests, m.generation, m.rateLimited, m.limiterErrors, m.inFlight,
+	decisions := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "bananaqr_rate_limit_decisions_total",
+		Help: "The rate limit's decisions on requests and tool calls: allowed, limited (refused: 429) or failed_open (its backend, Redis, failed: let through without a limit)."},
+		[]string{"decision"})
+	for d := range m.decisions {
+		m.decisions[d] = decisions.WithLabelValues(admission.LimitDecision(d).String())
+	}
+	m.registry.MustRegister(m.requests, m.generation, decisions, m.limiterErrors, m.inFlight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -88,10 +94,16 @@ func (m *metrics) observeRequest(route string, status int, format string) {
 
 // The metrics are the admission.Observer of the server's Gate: they count what it decides.
 
-func (m *metrics) LimiterFailed() { m.limiterErrors.Inc() }
-func (m *metrics) RateLimited()   { m.rateLimited.Inc() }
-func (m *metrics) Started()       { m.inFlight.Inc() }
-func (m *metrics) Finished()      { m.inFlight.Dec() }
+func (m *metrics) Started()  { m.inFlight.Inc() }
+func (m *metrics) Finished() { m.inFlight.Dec() }
+
+// Decided counts one of the rate limit's decisions, and a failed backend as an error too.
+func (m *metrics) Decided(d admission.LimitDecision) {
+	m.decisions[d].Inc()
+	if d == admission.FailedOpen {
+		m.limiterErrors.Inc()
+	}
+}
 
 // Made records the time a code took.
 func (m *metrics) Made(format api.Format, d time.Duration) {
