@@ -1,4 +1,5 @@
-// The access log: one line a request, with what identifies the request but never a secret.
+// The MCP line of a request: what the access log cannot know of it (the JSON-RPC method, the tool,
+// the user), never a secret.
 
 package mcpserver
 
@@ -6,10 +7,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
-	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // rpcMethods are the JSON-RPC methods of MCP (client to server) the access log names; any
@@ -64,31 +64,29 @@ func (n *requestNote) setRefusal(refusal mcphttp.Refusal) {
 	}
 }
 
-// logRequests wraps next with the access log: a line "request" a request, at level Info, with
-// the HTTP method, the route (one of routes, else "(unknown)"), status, bytes sent, duration,
-// and, for MCP, the JSON-RPC method, the tool and the user's id. Never the Authorization
-// header, a token, the query string, the body or a path that is not a route.
-func logRequests(logger *slog.Logger, routes map[string]bool, next http.Handler) http.Handler {
+// logRequests wraps next with a line "mcp" a request to /mcp whose JSON-RPC method was read:
+// the request's id (the X-Request-Id the access log gave it, internal/telemetry), the JSON-RPC
+// method, the tool and the user's id, at level INFO. The access log's line of the request
+// (method, route, status, bytes, duration) is the server's, around this handler. Never the
+// Authorization header, a token, the query string, the body or a path that is not a route.
+func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
 		note := &requestNote{}
-		rec := accesslog.NewRecorder(w)
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), noteKey{}, note)))
-		route := r.URL.Path
-		if !routes[route] {
-			route = "(unknown)"
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), noteKey{}, note)))
+		if note.rpc == "" {
+			return
 		}
-		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.Int("status", rec.Status),
-			slog.Int("bytes", rec.Bytes), slog.Duration("duration", time.Since(start))}
-		if note.rpc != "" {
-			attrs = append(attrs, slog.String("rpc", note.rpc))
+		attrs := make([]slog.Attr, 0, 4)
+		if id := telemetry.ResponseRequestID(w); id != "" {
+			attrs = append(attrs, slog.String("request_id", id))
 		}
+		attrs = append(attrs, slog.String("rpc", note.rpc))
 		if note.tool != "" {
 			attrs = append(attrs, slog.String("tool", note.tool))
 		}
 		if note.user != "" {
 			attrs = append(attrs, slog.String("user", note.user))
 		}
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "mcp", attrs...)
 	})
 }

@@ -5,15 +5,19 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/cors"
 	"github.com/bananaqr/bananaqr/internal/cors/corstest"
 	"github.com/bananaqr/bananaqr/internal/logtest"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // TestMetadata checks the protected resource metadata (RFC 9728) at both of its paths: the
@@ -146,7 +150,7 @@ func TestAccessLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	unknown, _ := service.NewToken()
-	f.base = serveEdge(t, svc, Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	f.base = serveObserved(t, svc, slog.New(slog.NewJSONHandler(&log, nil)))
 	f.url = f.base + EndpointPath
 	const secret = "s3cr3t-in-the-request"
 	headers := func(authorization string) []string {
@@ -186,23 +190,14 @@ func TestAccessLog(t *testing.T) {
 			t.Errorf("the log holds %q:\n%s", s, out)
 		}
 	}
-	var lines []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatalf("log line %q: %v", l, err)
-		}
-		if m["msg"] == "request" {
-			lines = append(lines, m)
-		}
-	}
+	lines := requestLines(t, out)
 	if len(lines) != len(requests) {
 		t.Fatalf("%d access log lines for %d requests:\n%s", len(lines), len(requests), out)
 	}
 	// Lines are written when requests end; these ran one after another.
 	for i, r := range requests {
 		l := lines[i]
-		if l["method"] != r.method || l["duration"] == nil || l["bytes"] == nil {
+		if l["method"] != r.method || l["duration_ms"] == nil || l["request_id"] == nil || l["bytes"] == nil {
 			t.Errorf("line %d: %v", i, l)
 		}
 		for k, v := range r.want {
@@ -211,4 +206,56 @@ func TestAccessLog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// serveObserved serves the edge over svc as bananaqr expenses serve does, inside
+// internal/telemetry's handler whose access log goes to logger with the edge's own lines.
+func serveObserved(t *testing.T, svc *service.Service, logger *slog.Logger) string {
+	ts := httptest.NewUnstartedServer(nil)
+	base := "http://" + ts.Listener.Addr().String()
+	h, err := Handler(svc, Options{BaseURL: base, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := Routes()
+	ts.Config.Handler = telemetry.Handler(h, telemetry.Config{Log: accesslog.FromLogger(logger),
+		Metrics: telemetry.NewMetrics(prometheus.NewRegistry()), Route: func(r *http.Request) string {
+			if slices.Contains(routes, r.URL.Path) {
+				return r.URL.Path
+			}
+			return "(unknown)"
+		}})
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return base
+}
+
+// requestLines returns the access log's lines of log, in order, each with the attributes of
+// the edge's "mcp" line of the same request id added.
+func requestLines(t *testing.T, log string) []map[string]any {
+	var lines []map[string]any
+	mcpLines := map[any]map[string]any{}
+	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		switch m["msg"] {
+		case "request":
+			lines = append(lines, m)
+		case "mcp":
+			if mcpLines[m["request_id"]] != nil || m["request_id"] == nil {
+				t.Errorf("an mcp line without a request id of its own: %v", m)
+			}
+			mcpLines[m["request_id"]] = m
+		}
+	}
+	for _, l := range lines {
+		for k, v := range mcpLines[l["request_id"]] {
+			if k != "time" && k != "level" && k != "msg" {
+				l[k] = v
+			}
+		}
+	}
+	return lines
 }

@@ -78,8 +78,12 @@ type Options struct {
 	// requests that reach a loopback listener with another Host: needed behind a reverse
 	// proxy on the same machine.
 	DisableLocalhostProtection bool
-	// Logger receives the access log and internal errors; slog.Default() when nil.
+	// Logger receives each MCP request's line (access.go), internal errors, and the SDK's
+	// warnings and errors; slog.Default() when nil.
 	Logger *slog.Logger
+	// Middleware is MCP receiving middleware added after the edge's own, so that it sees the
+	// answers clients get: telemetry.ToolCalls's count of tool calls, for one.
+	Middleware []mcp.Middleware
 }
 
 // ToolNames are the tools, in the order tools/list shows them.
@@ -121,8 +125,13 @@ func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 	mux.Handle(metadataPrefix, mcpCORS.Handler("GET, HEAD", metadata))
 	mux.Handle(metadataPrefix+EndpointPath, mcpCORS.Handler("GET, HEAD", metadata))
 	mux.Handle("/{$}", mcpCORS.Handler("GET, HEAD", docs)) // docsPath, the root only
-	routes := map[string]bool{EndpointPath: true, metadataPrefix: true, metadataPrefix + EndpointPath: true, docsPath: true}
-	return logRequests(opts.Logger, routes, mux), nil
+	return logRequests(opts.Logger, mux), nil
+}
+
+// Routes are the paths Handler serves, for an access log and metrics that name routes (any
+// other path is a 404 and should be counted as one unknown route).
+func Routes() []string {
+	return []string{EndpointPath, metadataPrefix, metadataPrefix + EndpointPath, docsPath}
 }
 
 // NewServer returns the MCP server with the fourteen tools.
@@ -132,8 +141,9 @@ func NewServer(svc *service.Service, opts Options) *mcp.Server {
 	}
 	e := &edge{svc: svc, log: opts.Logger}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bananaqr-expenses", Title: "bananaqr shared expenses", Version: buildinfo.Version()},
-		&mcp.ServerOptions{Capabilities: capabilities})
+		&mcp.ServerOptions{Capabilities: capabilities, Logger: slog.New(warnings{opts.Logger.Handler()})})
 	server.AddReceivingMiddleware(e.middleware)
+	server.AddReceivingMiddleware(opts.Middleware...)
 	e.addLedgerReadTools(server)
 	e.addLedgerWriteTools(server)
 	e.addGroupTools(server)
@@ -445,3 +455,17 @@ func errorResult(se *service.Error) *mcp.CallToolResult {
 // or tools.listChanged, which the SDK would add by default and the server does not use.
 var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{},
 	Resources: &mcp.ResourceCapabilities{}}
+
+// warnings is a log handler that passes on WARN and above only: the SDK's server logs each
+// stateless request's session at INFO, which would double the access log.
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{w.Handler.WithAttrs(attrs)}
+}
+
+func (w warnings) WithGroup(name string) slog.Handler { return warnings{w.Handler.WithGroup(name)} }

@@ -117,6 +117,8 @@ type Service struct {
 	store  *store.Store
 	now    func() time.Time
 	writes *ratelimit.Memory // nil: writes are not limited (see LimitWrites)
+	// writeDecided, when set, learns each decision of the write limit (see ObserveWrites).
+	writeDecided func(allowed bool)
 }
 
 // New returns the service on st; now is the clock (time.Now when nil).

@@ -29,12 +29,20 @@ func (s *Service) LimitWrites(perMinute int) {
 	s.writes = ratelimit.NewMemory(perMinute, time.Minute, s.now)
 }
 
+// ObserveWrites has decided called with each decision of the write limit: true for a write
+// allowed, false for one refused as RATE_LIMITED (a metric counts them). With no limit nothing is
+// decided, and decided is not called. Call it before serving.
+func (s *Service) ObserveWrites(decided func(allowed bool)) { s.writeDecided = decided }
+
 // allowWrite spends one write of the caller's budget, or says when to come back.
 func (s *Service) allowWrite(c Caller) error {
 	if s.writes == nil {
 		return nil
 	}
 	d, _ := s.writes.Allow(context.Background(), c.UserID) // the in-memory limiter cannot fail
+	if s.writeDecided != nil {
+		s.writeDecided(d.Allowed)
+	}
 	if d.Allowed {
 		return nil
 	}

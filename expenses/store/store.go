@@ -342,3 +342,14 @@ func nullString(v sql.NullString) *string {
 	}
 	return &v.String
 }
+
+// Ready checks that the database answers a query within ctx's deadline: the reading pool's, which
+// for SQLite runs beside a long write (WAL) and for PostgreSQL is the one pool. A closed store or
+// an unreachable server is an error.
+func (s *Store) Ready(ctx context.Context) error {
+	var one int
+	if err := s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("store: not ready: %w", err)
+	}
+	return nil
+}
