@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// serverHelp is what a server's -h says: its flags, their environment twins and the default
+// shutdown timeout.
+type serverHelp struct {
+	// Command is the server's subcommand: ["serve"] or ["expenses", "serve"].
+	Command []string
+	// Flags are the flag names without dashes; Env the environment variables named.
+	Flags map[string]bool
+	Env   map[string]bool
+	// ShutdownDefault is --shutdown-timeout's default.
+	ShutdownDefault time.Duration
+}
+
+// Each server's subcommand, by the name -server takes.
+var serverCommands = map[string][]string{
+	"serve":    {"serve"},
+	"expenses": {"expenses", "serve"},
+}
+
+var (
+	helpFlagLine    = regexp.MustCompile(`(?m)^\s+--?([a-z][a-z0-9-]*)\b`)
+	helpEnvName     = regexp.MustCompile(`\bBANANAQR_[A-Z0-9_]+\b`)
+	helpShutdownDef = regexp.MustCompile(`--?shutdown-timeout\b[^\n]*\n[^\n]*\(default ([0-9a-zµ.]+)\)`)
+)
+
+// readHelp runs BIN <server's command> -h and parses what it prints.
+func readHelp(ctx context.Context, bin, server string) (*serverHelp, error) {
+	command, ok := serverCommands[server]
+	if !ok {
+		return nil, fmt.Errorf("unknown -server %q (want serve or expenses)", server)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	// -h exits 0 (serve) or 2 (the flag package's default); the text is what matters.
+	out, _ := exec.CommandContext(ctx, bin, append(append([]string{}, command...), "-h")...).CombinedOutput()
+	h, err := parseHelp(string(out))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s -h: %w", bin, strings.Join(command, " "), err)
+	}
+	h.Command = command
+	return h, nil
+}
+
+// parseHelp reads the flags (lines that start, indented, with -name or --name), every
+// BANANAQR_* name, and --shutdown-timeout's default out of a -h text.
+func parseHelp(text string) (*serverHelp, error) {
+	h := &serverHelp{Flags: map[string]bool{}, Env: map[string]bool{}}
+	for _, m := range helpFlagLine.FindAllStringSubmatch(text, -1) {
+		h.Flags[m[1]] = true
+	}
+	for _, name := range helpEnvName.FindAllString(text, -1) {
+		h.Env[name] = true
+	}
+	if len(h.Flags) == 0 {
+		return nil, fmt.Errorf("no flags found in:\n%s", text)
+	}
+	m := helpShutdownDef.FindStringSubmatch(text)
+	if m == nil {
+		return nil, fmt.Errorf("no --shutdown-timeout with a default in:\n%s", text)
+	}
+	d, err := time.ParseDuration(m[1])
+	if err != nil {
+		return nil, fmt.Errorf("--shutdown-timeout's default %q: %w", m[1], err)
+	}
+	h.ShutdownDefault = d
+	return h, nil
+}
