@@ -25,6 +25,7 @@ import (
 	"github.com/bananaqr/bananaqr/internal/graceful"
 	"github.com/bananaqr/bananaqr/internal/httpapi"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // defaultRateLimit is the codes a minute each caller may make unless --rate-limit says
@@ -34,7 +35,7 @@ const defaultRateLimit = 60
 // serveConfig is what serve's flags set.
 type serveConfig struct {
 	addr, baseURL, trustedProxies, logFormat string
-	redisURL, metricsAddr                    string
+	redisURL, metricsAddr, otlpEndpoint      string
 	rateLimit, maxActive, maxQueue           int
 	rateLimitCallers                         int
 	maxBufferedMiB                           int
@@ -55,6 +56,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.redisURL, "redis-url", "", "keep the rate limit in the Redis at this `URL` (redis://host:6379/0), shared by every replica; without it the limit is kept in memory")
 	fs.StringVar(&c.logFormat, "log-format", "text", "access log `format`: text or json")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the service's")
+	fs.StringVar(&c.otlpEndpoint, "otlp-endpoint", "", "export traces (a span for each request, and for encoding and drawing each code) over OTLP/HTTP to the OpenTelemetry collector at this base `URL`, such as http://otel-collector:4318; without it the standard OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) turns export on; off by default")
 	fs.BoolVar(&c.pprof, "pprof", false, "with --metrics-addr: serve Go's runtime profiles (net/http/pprof) at /debug/pprof/ on that private address too")
 	fs.IntVar(&c.maxActive, "max-active", 0, "codes made at the same `time` (0: one per CPU)")
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
@@ -186,6 +188,10 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		defer rl.Close()
 	}
 	cfg.AccessLog = accesslog.New(logOut, c.logFormat) // the lines handler would write, faster
+	if cfg.Tracing, err = c.tracing(ctx, logger); err != nil {
+		return fail("%v", err)
+	}
+	defer shutdownTracing(cfg.Tracing, logger)
 	service := httpapi.New(cfg)
 	// Over api.MaxHeaderBytes the handler answers 431 with the error object; the server's own
 	// cap is above it.
@@ -208,6 +214,31 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		return fail("%v", err)
 	}
 	return 0
+}
+
+// tracing starts the export of traces that --otlp-endpoint or the OTEL_* environment asks for,
+// with the OpenTelemetry SDK's own messages (an export that failed) in the service's log; nil
+// when neither asks.
+func (c *serveConfig) tracing(ctx context.Context, logger *slog.Logger) (*telemetry.Tracing, error) {
+	if c.otlpEndpoint == "" && !telemetry.OTLPFromEnv(os.Getenv) {
+		return nil, nil
+	}
+	telemetry.LogOpenTelemetryTo(logger)
+	t, err := telemetry.NewTracing(ctx, c.otlpEndpoint, "bananaqr")
+	if err != nil {
+		return nil, fmt.Errorf("--otlp-endpoint: %w", err)
+	}
+	logger.Info("exporting traces", "otlp_endpoint", c.otlpEndpoint)
+	return t, nil
+}
+
+// shutdownTracing sends the spans not yet exported, waiting at most 5 seconds.
+func shutdownTracing(t *telemetry.Tracing, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := t.Shutdown(ctx); err != nil {
+		logger.Warn("exporting the last traces failed", "error", err.Error())
+	}
 }
 
 // logHandler returns the service's log handler for --log-format: text or json.

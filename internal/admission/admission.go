@@ -20,6 +20,7 @@ import (
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/generate"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 // Observer hears what a Gate decides, for metrics. Its methods are called concurrently.
@@ -63,6 +64,9 @@ type Config struct {
 	MaxBuffered int64
 	// Observer hears the Gate's decisions; nil for none.
 	Observer Observer
+	// Tracing, when set, adds a span for encoding each code and one for drawing it, below the
+	// span in the context of the request; nil for tracing off.
+	Tracing *telemetry.Tracing
 }
 
 // Gate admits callers by the rate limit and bounds the codes made at once. It is safe for
@@ -71,6 +75,7 @@ type Gate struct {
 	limiter  ratelimit.Limiter
 	maxQueue int64
 	observer Observer
+	tracing  *telemetry.Tracing
 	active   chan struct{} // a token per place at work
 	waiting  atomic.Int64  // requests waiting for a token, and batches admitted (Enter)
 	memory   *Budget
@@ -95,7 +100,7 @@ func New(cfg Config) *Gate {
 	if cfg.MaxBuffered <= 0 {
 		cfg.MaxBuffered = DefaultMaxBuffered
 	}
-	return &Gate{limiter: cfg.Limiter, maxQueue: int64(cfg.MaxQueue), observer: cfg.Observer,
+	return &Gate{limiter: cfg.Limiter, maxQueue: int64(cfg.MaxQueue), observer: cfg.Observer, tracing: cfg.Tracing,
 		active: make(chan struct{}, cfg.MaxActive), memory: NewBudget(cfg.MaxBuffered, nil)}
 }
 
@@ -154,12 +159,29 @@ func (g *Gate) Code(ctx context.Context, req *api.Request) (*generate.Result, er
 		return nil, err
 	}
 	start := time.Now()
-	res, err := generate.Code(req)
+	res, err := g.code(ctx, req)
 	g.Release()
 	if err == nil {
 		g.observer.Made(req.Format, time.Since(start))
 	}
 	return res, err
+}
+
+// code makes the code of req, with a span for its encoding and one for its drawing when
+// tracing is on (generate.Code's two steps, apart).
+func (g *Gate) code(ctx context.Context, req *api.Request) (*generate.Result, error) {
+	if g.tracing == nil {
+		return generate.Code(req)
+	}
+	_, end := g.tracing.Start(ctx, "encode")
+	p, s, err := generate.Symbol(req)
+	end()
+	if err != nil {
+		return nil, err
+	}
+	_, end = g.tracing.Start(ctx, "render")
+	defer end()
+	return generate.Draw(req, p, s)
 }
 
 // ErrOverloaded is Acquire's error when the queue is full.

@@ -136,6 +136,13 @@ func Code(r *api.Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Draw(r, p, s)
+}
+
+// Draw draws the image of symbol s, made by Symbol from r and its payload p: Code's second step,
+// apart for a caller that times the two (a span each). Its error is NOT_ENCODABLE when s does
+// not fit the image r asks for.
+func Draw(r *api.Request, p payload.Payload, s *qr.Symbol) (*Result, error) {
 	c, err := fit(r, p, s.Size())
 	if err != nil {
 		return nil, err

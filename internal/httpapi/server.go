@@ -57,6 +57,9 @@ type Config struct {
 	// OwnMetricsPort leaves /metrics off the service's routes, for MetricsHandler on a port of
 	// its own.
 	OwnMetricsPort bool
+	// Tracing, when set, exports a span for each request and, below it, one for encoding and
+	// one for drawing each code (internal/telemetry); nil for tracing off.
+	Tracing *telemetry.Tracing
 	// MCPAllowAnyHost turns off the MCP SDK's DNS-rebinding protection (see
 	// mcpserver.Config.DisableLocalhostProtection), for a reverse proxy on the same machine.
 	MCPAllowAnyHost bool
@@ -91,7 +94,7 @@ func New(cfg Config) *Server {
 		s.access = accesslog.FromLogger(cfg.Logger)
 	}
 	s.gate = admission.New(admission.Config{Limiter: cfg.Limiter, MaxActive: cfg.MaxActive, MaxQueue: cfg.MaxQueue,
-		MaxBuffered: cfg.MaxBuffered, Observer: s.metrics})
+		MaxBuffered: cfg.MaxBuffered, Observer: s.metrics, Tracing: cfg.Tracing})
 	s.routes = s.routeTable()
 	s.limitValue = []string{strconv.Itoa(cfg.RateLimit)}
 	return s
@@ -108,7 +111,7 @@ func (s *Server) Handler() http.Handler {
 // "(unknown)") and the service's own count of answers by route, status and format.
 func (s *Server) observed(next http.Handler) http.Handler {
 	return telemetry.Handler(next, telemetry.Config{
-		Log: s.access, Metrics: s.metrics.http,
+		Log: s.access, Metrics: s.metrics.http, Tracing: s.cfg.Tracing,
 		Route: func(r *http.Request) string {
 			if _, ok := s.routes[r.URL.Path]; ok {
 				return r.URL.Path

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // HeaderRequestID is the header that carries a request's id, from the client (when it is short
@@ -26,6 +27,9 @@ type Config struct {
 	// Route names the route a request is logged and counted under: one of a fixed set, never
 	// the raw path of an unknown URL (a label of unbounded cardinality).
 	Route func(*http.Request) string
+	// Tracing, when set, exports a server span of each request, the parent of the spans below
+	// it (Tracing.Start on the request's context).
+	Tracing *Tracing
 	// Answered, when set, is called once the request is answered, with its route and what was
 	// sent (a server's own metrics: the QR service counts responses by format).
 	Answered func(r *http.Request, route string, rec *accesslog.Recorder)
@@ -33,19 +37,27 @@ type Config struct {
 
 // Handler wraps next with the signals of c: it gives the request an id (the client's
 // X-Request-Id when plain, else a new one, echoed in the response), reads its traceparent,
-// counts it in flight, and once answered observes its duration and writes its log line. Never
-// the query string nor the body, which may hold payloads.
+// counts it in flight, starts its span when tracing is on, and once answered observes its
+// duration and writes its log line, with the trace id of the caller's traceparent (or of the
+// new trace, when tracing is on). Never the query string nor the body, which may hold payloads.
 func Handler(next http.Handler, c Config) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r)
 		w.Header()[HeaderRequestID] = []string{id}
 		traceID, _ := ParseTraceparent(r.Header.Get(headerTraceparent))
+		route := c.Route(r)
+		var span trace.Span
+		if c.Tracing != nil {
+			r, span = c.Tracing.startRequest(r, route)
+		}
 		c.Metrics.inFlight.Inc()
 		rec := accesslog.NewRecorder(w)
 		next.ServeHTTP(rec, r)
 		c.Metrics.inFlight.Dec()
-		route := c.Route(r)
+		if span != nil {
+			traceID = endRequest(span, rec.Status, id)
+		}
 		if c.Answered != nil {
 			c.Answered(r, route, rec)
 		}
