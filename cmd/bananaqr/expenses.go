@@ -11,15 +11,19 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/bananaqr/bananaqr/expenses/mcpserver"
+	"github.com/bananaqr/bananaqr/expenses/ops"
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/graceful"
+	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
 
 const expensesUsage = `bananaqr expenses: the shared-expenses application's MCP server (tools at /mcp).
@@ -101,10 +105,14 @@ func newExpensesFlags(name string, getenv func(string) string, stderr io.Writer)
 	if db == "" {
 		db = defaultExpensesDB
 	}
+	envNote := func(flagName string) string { return " (env " + expensesEnvName(flagName) + ")" }
+	if name == "serve" { // its -h names every flag's variable
+		envNote = func(string) string { return "" }
+	}
 	return expensesFlags{fs,
-		fs.String("db", db, "SQLite `file` (env BANANAQR_EXPENSES_DB)"),
+		fs.String("db", db, "SQLite `file`"+envNote("db")),
 		fs.String("database-url", getenv("BANANAQR_EXPENSES_DATABASE_URL"),
-			"PostgreSQL `URL` postgres://…; when set, used instead of --db (env BANANAQR_EXPENSES_DATABASE_URL)")}
+			"PostgreSQL `URL` postgres://…; when set, used instead of --db"+envNote("database-url"))}
 }
 
 // storage opens the database the flags name: PostgreSQL when --database-url is set,
@@ -225,54 +233,100 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	if code, stop := f.parseArgs(args, stderr); stop {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: "+format+"\n", a...)
+	logOut := accesslog.NewBuffered(stderr, 100*time.Millisecond)
+	defer logOut.Close()                          // after every line below, the last access lines included
+	handler, _ := logHandler(f.logFormat, logOut) // the format was checked by parseArgs
+	logger := slog.New(handler)
+	fail := func(err error) int {
+		logger.Error("bananaqr expenses serve: " + err.Error())
 		return 1
 	}
-	handler := slog.NewTextHandler(stderr, nil)
-	logger := slog.New(handler)
 	st, err := f.storage(ctx)
 	if err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
 	defer st.Close()
+	metrics := ops.NewMetrics(mcpserver.ToolNames)
 	svc := service.New(st, nil)
 	svc.LimitWrites(f.writeLimit)
-	tcp, err := net.Listen("tcp", f.addr)
+	svc.ObserveWrites(metrics.WriteDecided)
+	servers, err := f.listen(metrics)
 	if err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
-	ln := f.bound(tcp, nil)
 	base := f.baseURL
 	if base == "" {
-		base = localBaseURL(ln.Addr())
+		base = localBaseURL(servers[0].Listener.Addr())
 	}
-	srv, err := f.mcpHTTPServer(svc, base, handler, logger)
+	h, err := f.expensesHandler(svc, st, base, logger, metrics)
 	if err != nil {
-		ln.Close()
-		return fail("%v", err)
+		servers.close()
+		return fail(err)
 	}
-	logger.Info("listening", "addr", ln.Addr().String(), "path", mcpserver.EndpointPath, "endpoint", base+mcpserver.EndpointPath,
-		"max_conns", f.maxConns, "max_conns_per_client", f.maxConnsPerClient)
+	servers[0].HTTP = f.httpServer(telemetry.Handler(h, telemetry.Config{Log: accesslog.New(logOut, f.logFormat), Metrics: metrics.HTTP,
+		Route: expensesRoute(f.metricsAddr == "")}), 16<<10, handler)
+	f.announce(logger, servers, base)
 	if ready != nil {
-		ready(ln.Addr())
+		ready(servers[0].Listener.Addr())
 	}
-	if err := graceful.Serve(ctx, logger, f.shutdownTimeout, graceful.Server{HTTP: srv, Listener: ln}); err != nil {
-		return fail("%v", err)
+	if err := graceful.Serve(ctx, logger, f.shutdownTimeout, servers[0], servers[1:]...); err != nil {
+		return fail(err)
 	}
 	return 0
 }
 
+// expensesServers are the servers of expenses serve: the MCP server's, and with --metrics-addr
+// the metrics' on a port of its own.
+type expensesServers []graceful.Server
+
+// close closes the listeners of servers that were never served.
+func (servers expensesServers) close() {
+	for _, s := range servers {
+		s.Listener.Close()
+	}
+}
+
+// listen opens the server's listener, bounded as the connection flags say, and with
+// --metrics-addr the metrics server on a listener of its own. Both are open before either is
+// served, so that a busy port fails the start before anything is announced.
+func (f *expensesServeFlags) listen(metrics *ops.Metrics) (expensesServers, error) {
+	tcp, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return nil, err
+	}
+	servers := expensesServers{{Listener: f.bound(tcp, nil)}}
+	if f.metricsAddr == "" {
+		return servers, nil
+	}
+	mln, err := net.Listen("tcp", f.metricsAddr)
+	if err != nil {
+		servers.close()
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics.Handler())
+	return append(servers, graceful.Server{HTTP: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, Listener: mln}), nil
+}
+
+// announce logs where servers listen.
+func (f *expensesServeFlags) announce(logger *slog.Logger, servers expensesServers, base string) {
+	logger.Info("listening", "addr", servers[0].Listener.Addr().String(), "path", mcpserver.EndpointPath, "endpoint", base+mcpserver.EndpointPath,
+		"max_conns", f.maxConns, "max_conns_per_client", f.maxConnsPerClient, "write_limit", f.writeLimit)
+	if len(servers) > 1 {
+		logger.Info("metrics listening", "addr", servers[1].Listener.Addr().String())
+	}
+}
+
 // expensesServeFlags are the flags of expenses serve: the storage flags, serve's own, and the
-// connection flags it shares with bananaqr serve (conns.go).
+// connection flags it shares with bananaqr serve (conns.go). Each has its environment twin,
+// BANANAQR_EXPENSES_<NAME> (expensesEnvName).
 type expensesServeFlags struct {
 	expensesFlags
-	addr            string
-	baseURL         string
-	docsURL         string
-	allowAnyHost    bool
-	shutdownTimeout time.Duration
-	writeLimit      int
+	addr, baseURL, docsURL string
+	logFormat, metricsAddr string
+	allowAnyHost           bool
+	shutdownTimeout        time.Duration
+	writeLimit             int
 	connConfig
 }
 
@@ -282,38 +336,28 @@ func expensesEnvName(flagName string) string {
 	return "BANANAQR_EXPENSES_" + strings.TrimPrefix(envName(flagName), "BANANAQR_")
 }
 
-// newExpensesServeFlags defines serve's flags, with the defaults their environment variables
-// give; a BANANAQR_EXPENSES_WRITE_LIMIT that is not a number of 0 or more, or a connection
-// flag's variable that is not a value of its flag, is an error.
+// newExpensesServeFlags defines serve's flags and sets those whose environment variables
+// (through getenv) are set, which the command line, parsed next, overrides; a variable that is
+// not a value of its flag is an error naming it.
 func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expensesServeFlags, error) {
-	f := &expensesServeFlags{expensesFlags: newExpensesFlags("serve", getenv, stderr)}
-	f.addr = getenv("BANANAQR_EXPENSES_ADDR")
-	if f.addr == "" {
-		f.addr = ":8090"
-	}
-	f.StringVar(&f.addr, "addr", f.addr, "`address` to listen on (env BANANAQR_EXPENSES_ADDR)")
-	f.StringVar(&f.baseURL, "base-url", getenv("BANANAQR_EXPENSES_BASE_URL"),
-		"the server's public origin `URL`, such as https://expenses.example.com, that the protected resource metadata and the 401's challenge name (env BANANAQR_EXPENSES_BASE_URL; default http://localhost:<port>, or the listening address when --addr names a host)")
-	f.StringVar(&f.docsURL, "docs-url", getenv("BANANAQR_EXPENSES_DOCS_URL"),
-		"`URL` of a page that tells users how to get a token, named by the metadata's resource_documentation (env BANANAQR_EXPENSES_DOCS_URL; default the page the server serves at /)")
+	f := &expensesServeFlags{expensesFlags: newExpensesFlags("serve", func(string) string { return "" }, stderr)}
+	f.StringVar(&f.addr, "addr", ":8090", "`address` to listen on, host:port")
+	f.StringVar(&f.baseURL, "base-url", "",
+		"the server's public origin `URL`, such as https://expenses.example.com, that the protected resource metadata and the 401's challenge name (default http://localhost:<port>, or the listening address when --addr names a host)")
+	f.StringVar(&f.docsURL, "docs-url", "",
+		"`URL` of a page that tells users how to get a token, named by the metadata's resource_documentation (default the page the server serves at /)")
+	f.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json; with json every line on stderr is a JSON object")
+	f.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the server's")
 	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
-	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let requests finish on SIGTERM")
-	f.writeLimit = service.DefaultWritesPerMinute
-	if env := getenv("BANANAQR_EXPENSES_WRITE_LIMIT"); env != "" {
-		n, err := strconv.Atoi(env)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("BANANAQR_EXPENSES_WRITE_LIMIT=%q is not a number of writes a minute (0 for no limit)", env)
-		}
-		f.writeLimit = n
+	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	f.IntVar(&f.writeLimit, "write-limit", service.DefaultWritesPerMinute, "writes a minute each user may make, in bursts of as many; 0 for no limit")
+	defineConnFlags(f.FlagSet, &f.connConfig, nil)
+	f.Usage = func() {
+		fmt.Fprint(stderr, "Usage: bananaqr expenses serve [flags]\n\nServes the shared-expenses MCP server (tools at /mcp, /healthz, /readyz, /metrics).\nEach flag can also be set by its environment variable; a flag on the command line wins.\n\n")
+		printFlagsWithEnv(stderr, f.FlagSet, expensesEnvName)
 	}
-	f.IntVar(&f.writeLimit, "write-limit", f.writeLimit, "writes a minute each user may make, in bursts of as many; 0 for no limit (env BANANAQR_EXPENSES_WRITE_LIMIT)")
-	defineConnFlags(f.FlagSet, &f.connConfig, func(name string) string { return "env " + expensesEnvName(name) })
-	for _, name := range connFlagNames {
-		if env := getenv(expensesEnvName(name)); env != "" {
-			if err := f.Set(name, env); err != nil { // the command line, parsed next, wins
-				return nil, fmt.Errorf("%s=%q: %v", expensesEnvName(name), env, err)
-			}
-		}
+	if err := setFromEnv(f.FlagSet, getenv, expensesEnvName); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -328,40 +372,66 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 	if err != nil {
 		return 2, true
 	}
-	if len(pos) != 0 {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: unexpected argument %q\n", pos[0])
+	usageError := func(format string, a ...any) (int, bool) {
+		fmt.Fprintf(stderr, "bananaqr expenses serve: "+format+"\n", a...)
 		return 2, true
 	}
+	if len(pos) != 0 {
+		return usageError("unexpected argument %q", pos[0])
+	}
 	if f.writeLimit < 0 {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: --write-limit %d: want 0 (no limit) or more\n", f.writeLimit)
-		return 2, true
+		return usageError("--write-limit %d: want 0 (no limit) or more", f.writeLimit)
+	}
+	if _, err := logHandler(f.logFormat, io.Discard); err != nil {
+		return usageError("%v", err)
 	}
 	f.noteGiven(f.FlagSet)
 	if err := f.settle(); err != nil {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: %v\n", err)
-		return 2, true
+		return usageError("%v", err)
 	}
 	base := f.baseURL
 	if base == "" {
 		base = "http://localhost" // the default's form; its port is known once listening
 	}
 	if err := mcpserver.CheckURLs(base, f.docsURL); err != nil {
-		fmt.Fprintf(stderr, "bananaqr expenses serve: --base-url or --docs-url: %v\n", err)
-		return 2, true
+		return usageError("--base-url or --docs-url: %v", err)
 	}
 	return 0, false
 }
 
-// mcpHTTPServer returns the HTTP server of the MCP edge over svc, whose public origin is base,
-// with the connections' timeouts and a 16 KiB bound on a request's headers, logging its own
-// errors through handler; it fails when base or --docs-url is not a usable URL.
-func (f *expensesServeFlags) mcpHTTPServer(svc *service.Service, base string, handler slog.Handler, logger *slog.Logger) (*http.Server, error) {
-	h, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
-		DisableLocalhostProtection: f.allowAnyHost, Logger: logger})
+// expensesHandler returns the routes of the server: the MCP edge over svc, whose public origin
+// is base (mcpserver.Handler, its tool calls counted by metrics), the probes /healthz and
+// /readyz (st answers), and /metrics unless --metrics-addr serves them elsewhere; it fails when
+// base or --docs-url is not a usable URL.
+func (f *expensesServeFlags) expensesHandler(svc *service.Service, st *store.Store, base string, logger *slog.Logger, metrics *ops.Metrics) (http.Handler, error) {
+	edge, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
+		DisableLocalhostProtection: f.allowAnyHost, Logger: logger, Middleware: []mcp.Middleware{metrics.ToolCalls.Middleware}})
 	if err != nil {
 		return nil, err
 	}
-	return f.httpServer(h, 16<<10, handler), nil
+	mux := http.NewServeMux()
+	mux.Handle("GET /healthz", ops.Healthz())
+	mux.Handle("GET /readyz", ops.Readyz(st.Ready, logger))
+	if f.metricsAddr == "" {
+		mux.Handle("GET /metrics", metrics.Handler())
+	}
+	mux.Handle("/", edge)
+	return mux, nil
+}
+
+// expensesRoute returns the route a request is logged and counted under: its path when it is
+// one of the server's routes (/metrics among them when withMetrics), else "(unknown)".
+func expensesRoute(withMetrics bool) func(*http.Request) string {
+	routes := map[string]bool{"/healthz": true, "/readyz": true, "/metrics": withMetrics}
+	for _, r := range mcpserver.Routes() {
+		routes[r] = true
+	}
+	return func(r *http.Request) string {
+		if routes[r.URL.Path] {
+			return r.URL.Path
+		}
+		return "(unknown)"
+	}
 }
 
 // localBaseURL is the base URL of a server listening at addr when no --base-url is given:

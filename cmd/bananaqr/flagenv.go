@@ -21,7 +21,7 @@ func setFromEnv(fs *flag.FlagSet, getenv, envOf func(string) string) error {
 	fs.VisitAll(func(f *flag.Flag) {
 		if v := getenv(envOf(f.Name)); v != "" && !given[f.Name] && err == nil {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s: %v", envOf(f.Name), e)
+				err = fmt.Errorf("%s=%q is not a value of --%s: %v", envOf(f.Name), v, f.Name, e)
 			}
 		}
 	})
