@@ -224,6 +224,9 @@ deploy_steps() {
 
 	step "nginx -t: deploy/nginx.conf as it is"
 	checked bash scripts/nginx-check.sh # upstream names from a test hosts file (unshare -rmn); SKIPPED without nginx, unless CI is set
+
+	step "Helm charts: helm lint and template (each variant), every object decoded strictly into k8s.io/api and held to serve -h and the running binary; compose.yaml through compose-go"
+	checked bash scripts/helm-check.sh # helm from the Go module proxy, cached in ~/.cache/bananaqr; SKIPPED without go or helm, unless CI is set
 }
 
 # The reference vectors: two encoders in Python, on one core, for two minutes.

@@ -146,7 +146,7 @@ var mutations = []mutation{
 	{"expenses env no flag", "expenses-sqlite.yaml", "BANANAQR_EXPENSES_WRITE_LIMIT", "BANANAQR_EXPENSES_WRITELIMIT", "env BANANAQR_EXPENSES_WRITELIMIT is no flag's twin in `bananaqr expenses serve -h`"},
 	{"expenses arg no flag", "expenses-sqlite.yaml", `"--shutdown-timeout=10s"`, `"--drain-timeout=10s"`, `argument "--drain-timeout=10s" is no flag`},
 	{"expenses grace below the argument", "expenses-sqlite.yaml", `"--shutdown-timeout=10s"`, `"--shutdown-timeout=30s"`, "is not above the preStop sleep 3s plus the shutdown timeout 30s"},
-	{"expenses probe path", "expenses-sqlite.yaml", "path: /\n", "path: /healthz\n", "GET /healthz answered 404"},
+	{"expenses probe path", "expenses-sqlite.yaml", "path: /\n", "path: /no-such-route\n", "GET /no-such-route answered 404"},
 	{"expenses SQLite rolling", "expenses-sqlite.yaml", "type: Recreate", "type: RollingUpdate", "SQLite needs exactly one replica and the Recreate strategy"},
 	{"expenses SQLite two replicas", "expenses-sqlite.yaml", "replicas: 1", "replicas: 2", "SQLite needs exactly one replica"},
 	{"expenses SQLite off the claim", "expenses-sqlite.yaml", "mountPath: /data", "mountPath: /var/data", `the SQLite file "/data/bananaqr-expenses.db" is not on a writable PersistentVolumeClaim`},
