@@ -12,6 +12,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/api"
 	"github.com/bananaqr/bananaqr/internal/admission"
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
 	"github.com/bananaqr/bananaqr/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -23,6 +24,7 @@ import (
 type metrics struct {
 	registry      *prometheus.Registry
 	http          *telemetry.Metrics       // the HTTP metrics both servers share
+	toolCalls     *telemetry.ToolCalls     // the MCP tool calls, by tool and outcome
 	requests      *prometheus.CounterVec   // by route, status and format
 	generation    *prometheus.HistogramVec // seconds to make a code, by format
 	decisions     [3]prometheus.Counter    // the rate limit's, by admission.LimitDecision
@@ -60,6 +62,7 @@ func newMetrics() *metrics {
 		counted: map[requestLabels]prometheus.Counter{},
 	}
 	m.http = telemetry.NewMetrics(m.registry)
+	m.toolCalls = telemetry.NewToolCalls(m.registry, []string{mcpserver.ToolName})
 	m.made = map[api.Format]prometheus.Observer{}
 	for _, f := range api.StyleValues("format") {
 		m.made[api.Format(f)] = m.generation.WithLabelValues(f)

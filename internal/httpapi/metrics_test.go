@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bananaqr/bananaqr/internal/mcpserver"
+	"github.com/bananaqr/bananaqr/internal/mcptest"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 )
@@ -17,7 +19,8 @@ func TestMetrics(t *testing.T) {
 	ts := newTestServer(t, Config{Limiter: ratelimit.NewMemory(2, time.Minute, nil)})
 	ts.get(t, "/api/qr-code.png?text=secret-metric-payload")
 	ts.post(t, `{"type":"wifi","ssid":"MetricNet","password":"metricpass1","format":"json"}`)
-	ts.get(t, "/api/qr-code.svg?text=third") // over the budget of 2
+	ts.get(t, "/api/qr-code.svg?text=third")                                                                // over the budget of 2
+	mcptest.CallTool(t, mcpSession(t, ts), mcpserver.ToolName, map[string]any{"type": "text", "text": "x"}) // a tool error: over it
 	r := ts.get(t, "/metrics")
 	if r.status != http.StatusOK {
 		t.Fatalf("/metrics: %d", r.status)
@@ -28,7 +31,9 @@ func TestMetrics(t *testing.T) {
 		`bananaqr_http_requests_total{format="json",route="/api/qr-code",status="200"} 1`,
 		`bananaqr_http_requests_total{format="",route="/api/qr-code.svg",status="429"} 1`,
 		`bananaqr_generation_seconds_count{format="png"} 1`,
-		`bananaqr_rate_limit_decisions_total{decision="limited"} 1`,
+		`bananaqr_rate_limit_decisions_total{decision="limited"} 2`,
+		`bananaqr_mcp_tool_calls_total{outcome="error",tool="generate_qr"} 1`,
+		`bananaqr_mcp_tool_calls_total{outcome="ok",tool="generate_qr"} 0`,
 		`bananaqr_rate_limit_decisions_total{decision="allowed"} 2`,
 		`bananaqr_rate_limit_decisions_total{decision="failed_open"} 0`,
 		`bananaqr_http_request_duration_seconds_count{method="GET",route="/api/qr-code.png",status_class="2xx"} 1`,

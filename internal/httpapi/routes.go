@@ -19,7 +19,8 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { s.getCode(w, r, route) }
 	}
 	mcpHandler := mcpserver.Handler(mcpserver.Config{Admit: s.gate.Admit, Code: s.gate.Code, Refund: s.gate.Refund,
-		DisableLocalhostProtection: s.cfg.MCPAllowAnyHost, RateLimit: s.cfg.RateLimit, Logger: s.cfg.Logger})
+		DisableLocalhostProtection: s.cfg.MCPAllowAnyHost, RateLimit: s.cfg.RateLimit, Logger: s.cfg.Logger,
+		Middleware: s.metrics.toolCalls.Middleware})
 	card := discovery("application/mcp-server-card+json", mcpserver.Card(s.cfg.BaseURL))
 	catalog := discovery("application/ai-catalog+json", mcpserver.Catalog(s.cfg.BaseURL))
 	routes := map[string]map[string]http.HandlerFunc{

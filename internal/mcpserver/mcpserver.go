@@ -75,6 +75,9 @@ type Config struct {
 	RateLimit int
 	// Logger gets the tool calls' faults and the SDK's own (default slog.Default()).
 	Logger *slog.Logger
+	// Middleware, when set, wraps the server's handling of every MCP method: the metrics' count
+	// of tool calls (telemetry.ToolCalls.Middleware).
+	Middleware mcp.Middleware
 }
 
 // Handler returns the HTTP handler of /mcp. A request's context tells the tool who calls
@@ -98,6 +101,9 @@ func Handler(cfg Config) http.Handler {
 		Annotations: &mcp.ToolAnnotations{Title: "Generate a QR code", ReadOnlyHint: true, IdempotentHint: true,
 			DestructiveHint: &no, OpenWorldHint: &no},
 	}, (&tool{cfg: cfg}).call)
+	if cfg.Middleware != nil {
+		server.AddReceivingMiddleware(cfg.Middleware)
+	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: cfg.DisableLocalhostProtection,
 		MaxRequestBodyBytes: api.MaxBody, Logger: cfg.Logger,
