@@ -99,6 +99,7 @@ refused bananaqr "GOMEMLIMIT: set goMemLimit" --set resources.limits.memory=128M
 refused bananaqr "values don't meet the specifications of the schema" --set logFormat=yaml
 refused bananaqr-expenses "needs database.postgres.existingSecret.name" --set database.engine=postgres
 refused bananaqr-expenses "terminationGracePeriodSeconds must exceed" --set shutdownTimeoutSeconds=30
+refused bananaqr-expenses "additional properties 'databse' not allowed" --set databse.engine=postgres
 
 # The renderings the mutation tests break, under the names of deploy/kubecheck/testdata.
 cp "$tmp/rendered/bananaqr-ingress-servicemonitor-secret-redis.yaml" "$tmp/rendered/serve.yaml"
