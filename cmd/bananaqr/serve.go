@@ -39,7 +39,7 @@ type serveConfig struct {
 	rateLimit, maxActive, maxQueue           int
 	rateLimitCallers                         int
 	maxBufferedMiB                           int
-	shutdownTimeout                          time.Duration
+	shutdownTimeout, shutdownDelay           time.Duration
 	mcpAllowAnyHost, pprof                   bool
 	connConfig                               // the connections' bounds and timeouts (conns.go)
 }
@@ -62,6 +62,7 @@ func serveFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.maxQueue, "max-queue", 256, "requests that may wait for their turn; more get 503")
 	fs.IntVar(&c.maxBufferedMiB, "max-buffered", admission.DefaultMaxBuffered>>20, "`MiB` of answers held in memory at once, all requests together (a batch's archive streams and holds only the codes waiting for their turn); beyond it requests get 503 with the seconds until answers being sent should be through")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	fs.DurationVar(&c.shutdownDelay, "shutdown-delay", 0, "on SIGINT or SIGTERM, how long to go on serving with /readyz answering 503 before the listener closes, so that load balancers (a Kubernetes Service) stop sending requests first; the shutdown timeout follows it")
 	defineConnFlags(fs, &c.connConfig, serveConnNotes)
 	fs.BoolVar(&c.mcpAllowAnyHost, "mcp-allow-any-host", false, "let /mcp answer requests that reach a loopback address with another Host header: needed behind a reverse proxy on the same machine (it turns off the MCP SDK's DNS-rebinding protection)")
 	fs.Usage = func() {
@@ -210,7 +211,8 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 		logger.Info("metrics listening", "addr", mln.Addr().String())
 		aux = append(aux, graceful.Server{HTTP: metricsSrv, Listener: mln})
 	}
-	if err := graceful.Serve(ctx, logger, c.shutdownTimeout, graceful.Server{HTTP: srv, Listener: ln}, aux...); err != nil {
+	if err := graceful.Serve(ctx, logger, c.shutdownTimeout, graceful.Server{HTTP: srv, Listener: ln,
+		Drain: c.shutdownDelay, Draining: service.Drain}, aux...); err != nil {
 		return fail("%v", err)
 	}
 	return 0

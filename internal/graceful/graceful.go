@@ -22,10 +22,17 @@ import (
 type Server struct {
 	HTTP     *http.Server
 	Listener net.Listener
+	// Drain, for the main server, is how long it goes on serving once ctx is done, before its
+	// listener closes; Draining, when set, is called as it starts: a server turns its readiness
+	// to 503 there, so that load balancers (a Kubernetes Service's endpoints) stop sending it
+	// requests while it still answers those already on their way.
+	Drain    time.Duration
+	Draining func()
 }
 
-// Serve serves main, and each of aux, on its listener until ctx is done. Then it logs
-// "shutting down" with the timeout, gives main's requests in flight timeout to finish
+// Serve serves main, and each of aux, on its listener until ctx is done. Then, with a Drain
+// delay, it logs "draining", calls main's Draining and goes on serving for that long; then it
+// logs "shutting down" with the timeout, gives main's requests in flight timeout to finish
 // (http.Server.Shutdown), and closes aux only once main is through, so that the metrics of a
 // draining server can still be read; aux servers (metrics, profiles) are never drained, for a
 // 30-second profile must not hold the stop.
@@ -46,6 +53,13 @@ func Serve(ctx context.Context, logger *slog.Logger, timeout time.Duration, main
 		}
 		return err
 	case <-ctx.Done():
+	}
+	if main.Drain > 0 {
+		logger.Info("draining", "delay", main.Drain.String())
+		if main.Draining != nil {
+			main.Draining()
+		}
+		time.Sleep(main.Drain)
 	}
 	logger.Info("shutting down", "timeout", timeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), timeout)

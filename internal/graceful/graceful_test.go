@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -147,5 +148,39 @@ func TestServeEarlyStop(t *testing.T) {
 	}
 	if got := <-get(url); !strings.HasPrefix(got, "error: ") {
 		t.Errorf("the main server after Serve: %q, want closed", got)
+	}
+}
+
+// TestServeDrainDelay: with a Drain delay, Serve calls Draining once ctx is done and answers new
+// requests for the delay, then closes its listener.
+func TestServeDrainDelay(t *testing.T) {
+	var draining atomic.Bool
+	main, url := listen(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		io.WriteString(w, "answered")
+	}))
+	main.Drain, main.Draining = 300*time.Millisecond, func() { draining.Store(true) }
+	log := &logtest.Buffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, slog.New(slog.NewTextHandler(log, nil)), time.Second, main) }()
+	cancel()
+	log.WaitFor(t, `msg=draining delay=300ms`)
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("a request while draining: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("while draining: %d, want the 503 Draining turned on", res.StatusCode)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	waitRefused(t, main.Listener.Addr().String())
+	if !strings.Contains(log.String(), `msg="shutting down"`) {
+		t.Errorf("log:\n%s", log.String())
 	}
 }

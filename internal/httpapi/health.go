@@ -16,12 +16,12 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, api.Health{OK: true})
 }
 
-// Readiness is the answer of /readyz. The service is not ready (503) only when it cannot do
-// what it is configured to; no configuration makes that happen today, so /readyz is always
-// 200 while the server accepts connections (at shutdown, net/http closes the listener first,
-// so a probe is refused from then on). The rate limit fails open: with its backend (Redis)
-// down, codes are still made, without a limit, so the service stays ready and says so here
-// (Backend "down", RateLimitEnforced false) and in the metric bananaqr_rate_limiter_backend_up.
+// Readiness is the answer of /readyz. The service is not ready (503) only while it drains
+// before stopping (Drain: SIGTERM with --shutdown-delay), so that load balancers stop sending
+// it requests while it still answers those on their way; after that, net/http closes the
+// listener and probes are refused. The rate limit fails open: with its backend (Redis) down,
+// codes are still made, without a limit, so the service stays ready and says so here (Backend
+// "down", RateLimitEnforced false) and in the metric bananaqr_rate_limiter_backend_up.
 type Readiness struct {
 	OK        bool   `json:"ok"`
 	RateLimit string `json:"rate_limit"` // off, memory or redis
@@ -29,6 +29,8 @@ type Readiness struct {
 	// RateLimitEnforced is whether callers are held to the configured limit now: false when
 	// the limit is off, or its backend is down and requests are let through (fail open).
 	RateLimitEnforced bool `json:"rate_limit_enforced"`
+	// Draining is true while the service drains before it stops (then OK is false).
+	Draining bool `json:"draining,omitempty"`
 }
 
 // readyTimeout bounds the backend check of /readyz, so that it answers within 100 ms whatever
@@ -51,8 +53,16 @@ type backend interface {
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	out := s.readiness(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, out)
+	status := http.StatusOK
+	if s.draining.Load() {
+		out.OK, out.Draining, status = false, true, http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, out)
 }
+
+// Drain turns /readyz to 503 for good: the service is about to stop (graceful.Server.Draining).
+// Everything else is answered as before.
+func (s *Server) Drain() { s.draining.Store(true) }
 
 // readiness checks the rate limiter's backend, within readyTimeout.
 func (s *Server) readiness(ctx context.Context) Readiness {

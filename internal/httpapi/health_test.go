@@ -143,3 +143,23 @@ func TestReadyzWithoutBackend(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyzDraining: once the service drains (Drain, at SIGTERM with --shutdown-delay),
+// /readyz answers 503 with ok false and draining true, while codes and /healthz are still
+// answered.
+func TestReadyzDraining(t *testing.T) {
+	ts := newTestServer(t, Config{Limiter: ratelimit.NewMemory(60, time.Minute, nil)})
+	if status, ready := readyz(t, ts); status != http.StatusOK || ready.Draining {
+		t.Fatalf("before: %d %+v", status, ready)
+	}
+	ts.api.Drain()
+	want := Readiness{OK: false, RateLimit: "memory", Backend: "up", RateLimitEnforced: true, Draining: true}
+	if status, ready := readyz(t, ts); status != http.StatusServiceUnavailable || ready != want {
+		t.Errorf("draining: %d %+v, want 503 %+v", status, ready, want)
+	}
+	for _, path := range []string{"/healthz", "/api/qr-code.svg?text=still"} {
+		if r := ts.get(t, path); r.status != http.StatusOK {
+			t.Errorf("%s while draining: %d", path, r.status)
+		}
+	}
+}

@@ -77,6 +77,8 @@ type Server struct {
 	// hopWarnedAt is when an unusable X-Forwarded-For hop was last logged (Unix nanoseconds),
 	// and hopWarnSkipped how many were not logged since (proxy.go).
 	hopWarnedAt, hopWarnSkipped atomic.Int64
+	// draining is set once the service drains before stopping: /readyz answers 503 (Drain).
+	draining atomic.Bool
 }
 
 // New returns a Server of cfg.
