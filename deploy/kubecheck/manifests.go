@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -29,22 +30,9 @@ type manifests struct {
 	ServiceMonitors []serviceMonitor
 }
 
-// serviceMonitor is the part of the prometheus-operator's ServiceMonitor
-// (monitoring.coreos.com/v1) that the chart writes. Decoded strictly, a field the chart writes
-// that is not here fails, so a new one must be added here, checked against the operator's CRD.
-type serviceMonitor struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata"`
-	Spec              struct {
-		Selector  metav1.LabelSelector `json:"selector"`
-		Endpoints []struct {
-			Port          string `json:"port"`
-			Path          string `json:"path,omitempty"`
-			Interval      string `json:"interval,omitempty"`
-			ScrapeTimeout string `json:"scrapeTimeout,omitempty"`
-		} `json:"endpoints"`
-	} `json:"spec"`
-}
+// serviceMonitor is the prometheus-operator's ServiceMonitor (monitoring.coreos.com/v1), in
+// the operator's own Go types.
+type serviceMonitor = monitoringv1.ServiceMonitor
 
 // decodeManifests reads the YAML documents of r (helm template's output) and decodes each
 // object strictly into its API type: its apiVersion must be the one the chart is meant to
