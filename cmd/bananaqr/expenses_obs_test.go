@@ -8,10 +8,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -310,4 +312,92 @@ func TestExpensesFlagsEnv(t *testing.T) {
 	if n != len(values) {
 		t.Errorf("%d flags, %d in this test", n, len(values))
 	}
+}
+
+// TestExpensesReadyzStalledPostgres runs the server on PostgreSQL through a proxy that then
+// stops answering (a network partition: connections cut, new ones accepted and never
+// answered): /readyz turns 503 with a JSON body, within its bound, and logs why.
+func TestExpensesReadyzStalledPostgres(t *testing.T) {
+	dsn, err := url.Parse(storetest.PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := startStallProxy(t, dsn.Host)
+	dsn.Host = proxy.ln.Addr().String()
+	s := startObserved(t, dsn.String())
+	if status, _, body := getURL(t, "http://"+s.addr+"/readyz"); status != 200 {
+		t.Fatalf("/readyz through the proxy: %d %s", status, body)
+	}
+	proxy.stall()
+	for i := range 3 { // the first finds its connection cut, the next dial a server that never answers
+		start := time.Now()
+		status, _, body := getURL(t, "http://"+s.addr+"/readyz")
+		if d := time.Since(start); status != http.StatusServiceUnavailable || strings.TrimSpace(body) != `{"ok":false,"database":"down"}` || d > 500*time.Millisecond {
+			t.Errorf("/readyz %d with PostgreSQL stalled: %d %s in %v, want 503 within 500 ms", i, status, body, d)
+		}
+	}
+	if status, _, _ := getURL(t, "http://"+s.addr+"/healthz"); status != 200 {
+		t.Errorf("/healthz with PostgreSQL stalled: %d", status)
+	}
+	s.log.WaitFor(t, `"msg":"not ready"`)
+}
+
+// stallProxy forwards TCP connections to a target until stalled; from then on it has cut
+// every connection and holds new ones open without a byte.
+type stallProxy struct {
+	ln      net.Listener
+	mu      sync.Mutex
+	stalled bool
+	conns   []net.Conn
+}
+
+// startStallProxy starts a proxy to target on a loopback port until the test ends.
+func startStallProxy(t *testing.T, target string) *stallProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &stallProxy{ln: ln}
+	t.Cleanup(func() { ln.Close(); p.stall() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c)
+			stalled := p.stalled
+			p.mu.Unlock()
+			if !stalled {
+				p.forward(c, target)
+			}
+		}
+	}()
+	return p
+}
+
+// forward copies between c and a new connection to target, both ways.
+func (p *stallProxy) forward(c net.Conn, target string) {
+	up, err := net.Dial("tcp", target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns = append(p.conns, up)
+	p.mu.Unlock()
+	go io.Copy(up, c)
+	go io.Copy(c, up)
+}
+
+// stall cuts every connection and forwards no more.
+func (p *stallProxy) stall() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stalled = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
 }
