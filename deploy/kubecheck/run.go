@@ -158,12 +158,14 @@ type lockedBuffer struct {
 	buf bytes.Buffer
 }
 
+// Write appends p, as io.Writer.
 func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
+// String returns what was written so far.
 func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
