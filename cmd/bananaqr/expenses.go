@@ -45,6 +45,13 @@ listening address when --addr names a host); --docs-url (env BANANAQR_EXPENSES_D
 the page on how to get a token that the metadata names (default: the one served at /).
 Tool calls need "Authorization: Bearer <token>"; without a valid one they are answered 401.
 
+serve logs to stderr in --log-format text or json (env BANANAQR_EXPENSES_LOG_FORMAT), one
+access-log line a request with its X-Request-Id; serves /healthz, /readyz (the database
+answers) and Prometheus /metrics, or /metrics on --metrics-addr (env
+BANANAQR_EXPENSES_METRICS_ADDR) only. Every serve flag has its environment variable
+BANANAQR_EXPENSES_<NAME> (--shutdown-timeout: BANANAQR_EXPENSES_SHUTDOWN_TIMEOUT); a flag on
+the command line wins.
+
 serve bounds its connections as bananaqr serve does, with the same flags and defaults:
 --max-conns (connections open at once in all; default the open-file limit less 256, at most
 16384), --max-conns-per-client (from one IPv4 address or IPv6 prefix; default 256, at most a
