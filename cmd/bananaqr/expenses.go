@@ -265,11 +265,13 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	if base == "" {
 		base = localBaseURL(servers[0].Listener.Addr())
 	}
-	h, err := f.expensesHandler(svc, st, base, logger, metrics)
+	readyz := ops.NewReadyz(st.Ready, logger)
+	h, err := f.expensesHandler(svc, readyz, base, logger, metrics)
 	if err != nil {
 		servers.close()
 		return fail(err)
 	}
+	servers[0].Drain, servers[0].Draining = f.shutdownDelay, readyz.Drain
 	servers[0].HTTP = f.httpServer(telemetry.Handler(h, telemetry.Config{Log: accesslog.New(logOut, f.logFormat), Metrics: metrics.HTTP,
 		Route: expensesRoute(f.metricsAddr == "")}), 16<<10, handler)
 	f.announce(logger, servers, base)
@@ -333,6 +335,7 @@ type expensesServeFlags struct {
 	logFormat, metricsAddr string
 	allowAnyHost           bool
 	shutdownTimeout        time.Duration
+	shutdownDelay          time.Duration
 	writeLimit             int
 	connConfig
 }
@@ -357,6 +360,7 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 	f.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the server's")
 	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
 	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
+	f.DurationVar(&f.shutdownDelay, "shutdown-delay", 0, "on SIGINT or SIGTERM, how long to go on serving with /readyz answering 503 before the listener closes, so that load balancers (a Kubernetes Service) stop sending requests first; the shutdown timeout follows it")
 	f.IntVar(&f.writeLimit, "write-limit", service.DefaultWritesPerMinute, "writes a minute each user may make, in bursts of as many; 0 for no limit")
 	defineConnFlags(f.FlagSet, &f.connConfig, nil)
 	f.Usage = func() {
@@ -408,9 +412,9 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 
 // expensesHandler returns the routes of the server: the MCP edge over svc, whose public origin
 // is base (mcpserver.Handler, its tool calls counted by metrics), the probes /healthz and
-// /readyz (st answers), and /metrics unless --metrics-addr serves them elsewhere; it fails when
+// /readyz, and /metrics unless --metrics-addr serves them elsewhere; it fails when
 // base or --docs-url is not a usable URL.
-func (f *expensesServeFlags) expensesHandler(svc *service.Service, st *store.Store, base string, logger *slog.Logger, metrics *ops.Metrics) (http.Handler, error) {
+func (f *expensesServeFlags) expensesHandler(svc *service.Service, readyz *ops.Readyz, base string, logger *slog.Logger, metrics *ops.Metrics) (http.Handler, error) {
 	edge, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
 		DisableLocalhostProtection: f.allowAnyHost, Logger: logger, Middleware: []mcp.Middleware{metrics.ToolCalls.Middleware}})
 	if err != nil {
@@ -418,7 +422,7 @@ func (f *expensesServeFlags) expensesHandler(svc *service.Service, st *store.Sto
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", ops.Healthz())
-	mux.Handle("GET /readyz", ops.Readyz(st.Ready, logger))
+	mux.Handle("GET /readyz", readyz)
 	if f.metricsAddr == "" {
 		mux.Handle("GET /metrics", metrics.Handler())
 	}

@@ -279,7 +279,7 @@ func TestExpensesFlagsEnv(t *testing.T) {
 		"database-url": {"postgres://a/x", "postgres://b/x"}, "db": {"a.db", "b.db"}, "docs-url": {"https://a.example/d", "https://b.example/d"},
 		"idle-timeout": {"7s", "8s"}, "ipv6-prefix": {"56", "48"}, "log-format": {"json", "text"}, "max-conns": {"100", "200"},
 		"max-conns-per-client": {"10", "20"}, "metrics-addr": {"127.0.0.1:3", "127.0.0.1:4"}, "read-header-timeout": {"2s", "3s"},
-		"shutdown-timeout": {"4s", "5s"}, "write-limit": {"7", "9"},
+		"shutdown-timeout": {"4s", "5s"}, "shutdown-delay": {"1s", "2s"}, "write-limit": {"7", "9"},
 	}
 	env := map[string]string{}
 	var args []string
@@ -400,4 +400,40 @@ func (p *stallProxy) stall() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// TestExpensesShutdownDelay: with --shutdown-delay, SIGTERM (ctx done) turns /readyz to 503
+// {"draining":true} while the server goes on answering, and the server stops once the delay is
+// over, exit 0.
+func TestExpensesShutdownDelay(t *testing.T) {
+	var log logtest.Buffer
+	env := map[string]string{"BANANAQR_EXPENSES_ADDR": "127.0.0.1:0", "BANANAQR_EXPENSES_DB": filepath.Join(t.TempDir(), "e.db"),
+		"BANANAQR_EXPENSES_SHUTDOWN_DELAY": "700ms"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := make(chan net.Addr, 1), make(chan int, 1)
+	go func() {
+		done <- expensesServe(ctx, nil, func(k string) string { return env[k] }, &log, func(a net.Addr) { addrs <- a })
+	}()
+	addr := (<-addrs).String()
+	if status, _, _ := getURL(t, "http://"+addr+"/readyz"); status != 200 {
+		t.Fatalf("/readyz before the signal: %d", status)
+	}
+	cancel()
+	log.WaitFor(t, "draining")
+	status, _, body := getURL(t, "http://"+addr+"/readyz")
+	if status != http.StatusServiceUnavailable || strings.TrimSpace(body) != `{"ok":false,"database":"up","draining":true}` {
+		t.Errorf("/readyz while draining: %d %s", status, body)
+	}
+	if status, _, _ := getURL(t, "http://"+addr+"/healthz"); status != 200 {
+		t.Errorf("/healthz while draining: %d", status)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still serving 5 s after the signal")
+	}
 }

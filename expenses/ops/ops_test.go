@@ -14,13 +14,13 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
 )
 
-// TestReadyz: /readyz is 200 {"ok":true,"database":"up"} while the store answers, and 503
-// {"ok":false,"database":"down"}, at once and not cached, once it is closed; the cause is
-// logged, not answered. /healthz stays 200.
+// TestReadyz: /readyz is 200 {"ok":true,"database":"up"} while the store answers, 503 with
+// "draining":true once Drain is called, and 503 {"ok":false,"database":"down"}, at once and not
+// cached, once the store is closed; the cause is logged, not answered. /healthz stays 200.
 func TestReadyz(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T, st *store.Store) {
 		var log bytes.Buffer
-		ready := Readyz(st.Ready, slog.New(slog.NewTextHandler(&log, nil)))
+		ready := NewReadyz(st.Ready, slog.New(slog.NewTextHandler(&log, nil)))
 		probe := func(h http.Handler) (int, Readiness, string) {
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest("GET", "/readyz", nil))
@@ -33,6 +33,11 @@ func TestReadyz(t *testing.T) {
 		if code, r, cache := probe(ready); code != 200 || r != (Readiness{OK: true, Database: "up"}) || cache != "no-store" {
 			t.Errorf("open: %d %+v %q", code, r, cache)
 		}
+		ready.Drain()
+		if code, r, _ := probe(ready); code != 503 || r != (Readiness{OK: false, Database: "up", Draining: true}) {
+			t.Errorf("draining: %d %+v", code, r)
+		}
+		ready = NewReadyz(st.Ready, slog.New(slog.NewTextHandler(&log, nil)))
 		st.Close()
 		start := time.Now()
 		if code, r, cache := probe(ready); code != 503 || r != (Readiness{OK: false, Database: "down"}) || cache != "no-store" {
