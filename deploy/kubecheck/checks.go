@@ -146,15 +146,14 @@ func (c *checker) envPrefix() string {
 	return "BANANAQR_"
 }
 
-// checkEnvAndArgs: every BANANAQR_* variable is one -h names, every other one the Go
-// runtime's, and every argument after the subcommand a flag -h lists.
+// checkEnvAndArgs: every variable is one -h names (a BANANAQR_* twin or an OTEL_* variable the
+// server reads) or the Go runtime's, and every argument after the subcommand a flag -h lists.
 func (c *checker) checkEnvAndArgs(s server) {
 	for _, e := range s.container.Env {
 		switch {
+		case c.help.Env[e.Name]:
 		case strings.HasPrefix(e.Name, "BANANAQR_"):
-			if !c.help.Env[e.Name] {
-				c.failf("container %s: env %s is no flag's twin in `bananaqr %s -h`", s.container.Name, e.Name, strings.Join(c.help.Command, " "))
-			}
+			c.failf("container %s: env %s is no flag's twin in `bananaqr %s -h`", s.container.Name, e.Name, strings.Join(c.help.Command, " "))
 		case !envAllowed[e.Name]:
 			c.failf("container %s: env %s is neither a flag's twin nor one of the Go runtime's", s.container.Name, e.Name)
 		}

@@ -14,7 +14,8 @@ import (
 type serverHelp struct {
 	// Command is the server's subcommand: ["serve"] or ["expenses", "serve"].
 	Command []string
-	// Flags are the flag names without dashes; Env the environment variables named.
+	// Flags are the flag names without dashes; Env the environment variables named (the flags'
+	// BANANAQR_* twins, and the OpenTelemetry variables -h says the server reads).
 	Flags map[string]bool
 	Env   map[string]bool
 	// ShutdownDefault is --shutdown-timeout's default.
@@ -29,7 +30,7 @@ var serverCommands = map[string][]string{
 
 var (
 	helpFlagLine    = regexp.MustCompile(`(?m)^\s+--?([a-z][a-z0-9-]*)\b`)
-	helpEnvName     = regexp.MustCompile(`\bBANANAQR_[A-Z0-9_]+\b`)
+	helpEnvName     = regexp.MustCompile(`\b(?:BANANAQR|OTEL)_[A-Z0-9_]+\b`)
 	helpShutdownDef = regexp.MustCompile(`--?shutdown-timeout\b[^\n]*\n[^\n]*\(default ([0-9a-zµ.]+)\)`)
 )
 
@@ -52,7 +53,7 @@ func readHelp(ctx context.Context, bin, server string) (*serverHelp, error) {
 }
 
 // parseHelp reads the flags (lines that start, indented, with -name or --name), every
-// BANANAQR_* name, and --shutdown-timeout's default out of a -h text.
+// BANANAQR_* and OTEL_* name, and --shutdown-timeout's default out of a -h text.
 func parseHelp(text string) (*serverHelp, error) {
 	h := &serverHelp{Flags: map[string]bool{}, Env: map[string]bool{}}
 	for _, m := range helpFlagLine.FindAllStringSubmatch(text, -1) {

@@ -111,6 +111,7 @@ var mutations = []mutation{
 	{"old apiVersion", "serve.yaml", "apiVersion: autoscaling/v2", "apiVersion: autoscaling/v1", `want "autoscaling/v2"`},
 	{"unknown kind", "serve.yaml", "kind: PodDisruptionBudget", "kind: PodDisruptionBudgets", "is not one kubecheck knows"},
 	{"env no flag", "serve.yaml", "BANANAQR_MAX_QUEUE", "BANANAQR_MAX_QUEUED", "env BANANAQR_MAX_QUEUED is no flag's twin"},
+	{"OTEL variable serve does not read", "serve.yaml", "name: BANANAQR_OTLP_ENDPOINT", "name: OTEL_EXPORTER_OTLP_ENDPOIN", "env OTEL_EXPORTER_OTLP_ENDPOIN is neither"},
 	{"env not Go's", "serve.yaml", "name: GOMEMLIMIT", "name: GO_MEMLIMIT", "env GO_MEMLIMIT is neither"},
 	{"arg no flag", "serve.yaml", `args: ["serve"]`, `args: ["serve", "--rate-limits=10"]`, `argument "--rate-limits=10" is no flag`},
 	{"flag value refused", "serve.yaml", `value: "json"`, `value: "yaml"`, "it exited"},

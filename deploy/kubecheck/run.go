@@ -28,6 +28,10 @@ const bodySizeAnnotation = "nginx.ingress.kubernetes.io/proxy-body-size"
 // limit fails open at once, as it does with the cluster's Redis down.
 const unreachableRedis = "redis://127.0.0.1:1/0"
 
+// unreachableCollector stands in for an OpenTelemetry collector: the server exports to
+// nothing, and no request leaves the machine.
+const unreachableCollector = "http://127.0.0.1:1"
+
 // running is the server started from a container's spec on loopback ports.
 type running struct {
 	addr, metrics string // host:port of the service and of /metrics ("" when not separate)
@@ -35,8 +39,8 @@ type running struct {
 }
 
 // checkRunning starts the binary with the container's args and environment (its addresses on
-// free loopback ports, a Redis URL or Secret replaced by an unreachable Redis, the SQLite file
-// and a PostgreSQL URL by a temporary SQLite file), then checks that the probes' paths answer
+// free loopback ports, a Redis URL or Secret replaced by an unreachable Redis, a collector by
+// an unreachable one, the SQLite file and a PostgreSQL URL by a temporary SQLite file), then checks that the probes' paths answer
 // 200, that /metrics answers on the metrics address, and that each Ingress path's body limit
 // is the binary's own: a body of that size is not refused with 413, one byte more is.
 func (c *checker) checkRunning(ctx context.Context, bin string, s server) {
@@ -99,6 +103,8 @@ func (c *checker) runEnv(s server, dir string) (*running, []string, error) {
 			}
 		case e.Name == "BANANAQR_REDIS_URL":
 			value = unreachableRedis
+		case strings.HasSuffix(e.Name, "OTLP_ENDPOINT"):
+			value = unreachableCollector
 		case e.Name == "BANANAQR_EXPENSES_DB" || e.Name == "BANANAQR_EXPENSES_DATABASE_URL":
 			e.Name, value = "BANANAQR_EXPENSES_DB", filepath.Join(dir, "expenses.db")
 		case e.ValueFrom != nil:
