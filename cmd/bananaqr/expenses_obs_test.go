@@ -142,19 +142,11 @@ var sharedFamilies = []string{"bananaqr_http_request_duration_seconds_count", "b
 	"bananaqr_build_info", "go_goroutines", "process_resident_memory_bytes"}
 
 // TestMetricsBothServers scrapes /metrics of the QR service and of the expenses server: both
-// promlint clean, with the families they share; on the expenses server a request moves the
-// duration histogram, a tool call counts by tool and outcome, and a write past the write limit
-// counts as limited.
+// promlint clean, with the families they share; on each a request moves the duration histogram,
+// a tool call counts by tool and outcome, and a request (a write) past the rate limit counts as
+// limited.
 func TestMetricsBothServers(t *testing.T) {
-	qrMetrics := "http://" + startServer(t, serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 60, maxQueue: 8,
-		shutdownTimeout: time.Second}) + "/metrics"
-	scrape(t, qrMetrics)
-	qr := scrape(t, qrMetrics) // with the first scrape in the histogram
-	for _, f := range sharedFamilies {
-		if sample(qr, f) < 0 {
-			t.Errorf("the QR service's metrics lack %s", f)
-		}
-	}
+	checkQRMetrics(t)
 	s := startObserved(t, filepath.Join(t.TempDir(), "e.db"), "--write-limit", "1")
 	metrics := "http://" + s.addr + "/metrics"
 	before := scrape(t, metrics)
@@ -435,5 +427,39 @@ func TestExpensesShutdownDelay(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("still serving 5 s after the signal")
+	}
+}
+
+// checkQRMetrics starts the QR service with a rate limit of one code a minute, makes a code
+// with its MCP tool and then two with GET (limited), and checks that its metrics are promlint
+// clean, have the families both servers share and count those.
+func checkQRMetrics(t *testing.T) {
+	addr := startServer(t, serveConfig{addr: "127.0.0.1:0", logFormat: "json", rateLimit: 1, maxQueue: 8, shutdownTimeout: time.Second})
+	qr := &expensesServer{addr: addr} // the same /mcp transport, no token
+	if status, body := qr.call(t, toolCall("generate_qr", `{"type":"text","text":"x"}`), false); status != 200 {
+		t.Errorf("generate_qr: %d %s", status, body)
+	}
+	for range 2 {
+		getURL(t, "http://"+addr+"/api/qr-code.svg?text=x")
+	}
+	metrics := scrape(t, "http://"+addr+"/metrics")
+	for _, f := range append(sharedFamilies, "bananaqr_rate_limit_decisions_total", "bananaqr_mcp_tool_calls_total") {
+		if sample(metrics, f) < 0 {
+			t.Errorf("the QR service's metrics lack %s", f)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"bananaqr_http_request_duration_seconds_count", []string{`route="/api/qr-code.svg"`, `method="GET"`, `status_class="4xx"`}, 2},
+		{"bananaqr_mcp_tool_calls_total", []string{`tool="generate_qr"`, `outcome="ok"`}, 1},
+		{"bananaqr_rate_limit_decisions_total", []string{`decision="allowed"`}, 1},
+		{"bananaqr_rate_limit_decisions_total", []string{`decision="limited"`}, 2},
+	} {
+		if got := sample(metrics, c.name, c.labels...); got != c.want {
+			t.Errorf("QR service: %s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
 	}
 }
