@@ -253,10 +253,12 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		return fail(err)
 	}
 	defer st.Close()
-	metrics := ops.NewMetrics(mcpserver.ToolNames)
-	svc := service.New(st, nil)
-	svc.LimitWrites(f.writeLimit)
-	svc.ObserveWrites(metrics.WriteDecided)
+	svc, metrics := f.service(st)
+	tracing, err := openTracing(ctx, f.otlpEndpoint, "bananaqr-expenses", logger)
+	if err != nil {
+		return fail(err)
+	}
+	defer shutdownTracing(tracing, logger)
 	servers, err := f.listen(metrics)
 	if err != nil {
 		return fail(err)
@@ -273,7 +275,7 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 	}
 	servers[0].Drain, servers[0].Draining = f.shutdownDelay, readyz.Drain
 	servers[0].HTTP = f.httpServer(telemetry.Handler(h, telemetry.Config{Log: accesslog.New(logOut, f.logFormat), Metrics: metrics.HTTP,
-		Route: expensesRoute(f.metricsAddr == "")}), 16<<10, handler)
+		Tracing: tracing, Route: expensesRoute(f.metricsAddr == "")}), 16<<10, handler)
 	f.announce(logger, servers, base)
 	if ready != nil {
 		ready(servers[0].Listener.Addr())
@@ -282,6 +284,16 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		return fail(err)
 	}
 	return 0
+}
+
+// service returns the service over st with the write limit of the flags, and the metrics that
+// count its decisions.
+func (f *expensesServeFlags) service(st *store.Store) (*service.Service, *ops.Metrics) {
+	metrics := ops.NewMetrics(mcpserver.ToolNames)
+	svc := service.New(st, nil)
+	svc.LimitWrites(f.writeLimit)
+	svc.ObserveWrites(metrics.WriteDecided)
+	return svc, metrics
 }
 
 // expensesServers are the servers of expenses serve: the MCP server's, and with --metrics-addr
@@ -333,6 +345,7 @@ type expensesServeFlags struct {
 	expensesFlags
 	addr, baseURL, docsURL string
 	logFormat, metricsAddr string
+	otlpEndpoint           string
 	allowAnyHost           bool
 	shutdownTimeout        time.Duration
 	shutdownDelay          time.Duration
@@ -358,6 +371,7 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 		"`URL` of a page that tells users how to get a token, named by the metadata's resource_documentation (default the page the server serves at /)")
 	f.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json; with json every line on stderr is a JSON object")
 	f.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this `address` of its own instead of the server's")
+	f.StringVar(&f.otlpEndpoint, "otlp-endpoint", "", "export traces (a span for each request) over OTLP/HTTP to the OpenTelemetry collector at this base `URL`, such as http://otel-collector:4318; without it the standard OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) turns export on; off by default")
 	f.BoolVar(&f.allowAnyHost, "allow-any-host", false, "turn off the DNS-rebinding protection (needed behind a reverse proxy on the same machine)")
 	f.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish on SIGINT or SIGTERM")
 	f.DurationVar(&f.shutdownDelay, "shutdown-delay", 0, "on SIGINT or SIGTERM, how long to go on serving with /readyz answering 503 before the listener closes, so that load balancers (a Kubernetes Service) stop sending requests first; the shutdown timeout follows it")

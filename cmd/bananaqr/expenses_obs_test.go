@@ -272,6 +272,7 @@ func TestExpensesFlagsEnv(t *testing.T) {
 		"idle-timeout": {"7s", "8s"}, "ipv6-prefix": {"56", "48"}, "log-format": {"json", "text"}, "max-conns": {"100", "200"},
 		"max-conns-per-client": {"10", "20"}, "metrics-addr": {"127.0.0.1:3", "127.0.0.1:4"}, "read-header-timeout": {"2s", "3s"},
 		"shutdown-timeout": {"4s", "5s"}, "shutdown-delay": {"1s", "2s"}, "write-limit": {"7", "9"},
+		"otlp-endpoint": {"http://a.example:4318", "http://b.example:4318"},
 	}
 	env := map[string]string{}
 	var args []string

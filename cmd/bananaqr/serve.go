@@ -218,19 +218,24 @@ func runServer(ctx context.Context, c serveConfig, stderr io.Writer, ready func(
 	return 0
 }
 
-// tracing starts the export of traces that --otlp-endpoint or the OTEL_* environment asks for,
-// with the OpenTelemetry SDK's own messages (an export that failed) in the service's log; nil
-// when neither asks.
+// tracing starts the export of traces that --otlp-endpoint or the OTEL_* environment asks for.
 func (c *serveConfig) tracing(ctx context.Context, logger *slog.Logger) (*telemetry.Tracing, error) {
-	if c.otlpEndpoint == "" && !telemetry.OTLPFromEnv(os.Getenv) {
+	return openTracing(ctx, c.otlpEndpoint, "bananaqr", logger)
+}
+
+// openTracing starts exporting the traces of service to the OTLP/HTTP endpoint, or to where
+// the OTEL_* environment says when endpoint is empty, with the OpenTelemetry SDK's own messages
+// (an export that failed) in the log; nil when neither asks.
+func openTracing(ctx context.Context, endpoint, service string, logger *slog.Logger) (*telemetry.Tracing, error) {
+	if endpoint == "" && !telemetry.OTLPFromEnv(os.Getenv) {
 		return nil, nil
 	}
 	telemetry.LogOpenTelemetryTo(logger)
-	t, err := telemetry.NewTracing(ctx, c.otlpEndpoint, "bananaqr")
+	t, err := telemetry.NewTracing(ctx, endpoint, service)
 	if err != nil {
 		return nil, fmt.Errorf("--otlp-endpoint: %w", err)
 	}
-	logger.Info("exporting traces", "otlp_endpoint", c.otlpEndpoint)
+	logger.Info("exporting traces", "otlp_endpoint", endpoint)
 	return t, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,4 +87,38 @@ func servedTraced(t *testing.T, c serveConfig) string {
 		}
 	}
 	return log.String()
+}
+
+// TestExpensesServeTracing: expenses serve with --otlp-endpoint exports a server span for a
+// request, the child of the caller's span, and logs its trace id.
+func TestExpensesServeTracing(t *testing.T) {
+	collector := otlptest.NewCollector(t)
+	db := filepath.Join(t.TempDir(), "e.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	exit := make(chan int, 1)
+	var log logtest.Buffer
+	args := []string{"--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--otlp-endpoint", collector.URL}
+	go func() {
+		exit <- expensesServe(ctx, args, func(string) string { return "" }, &log, func(a net.Addr) { addrs <- a })
+	}()
+	req, _ := http.NewRequest("GET", "http://"+(<-addrs).String()+"/healthz", nil)
+	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log.String())
+	}
+	spans := collector.Spans()
+	if len(spans) != 1 || spans[0].Name != "GET /healthz" || hex.EncodeToString(spans[0].TraceId) != traceID ||
+		collector.Service("GET /healthz") != "bananaqr-expenses" {
+		t.Errorf("spans %v, want GET /healthz of the caller's trace, from bananaqr-expenses", spans)
+	}
+	if !strings.Contains(log.String(), `"trace_id":"`+traceID+`"`) {
+		t.Errorf("no trace_id in the log:\n%s", log.String())
+	}
 }
