@@ -169,31 +169,41 @@ func (c *checker) checkEnvAndArgs(s server) {
 	}
 }
 
-// shutdownTimeout is the server's --shutdown-timeout as the container sets it: its env twin,
-// else the argument, else -h's default.
-func (c *checker) shutdownTimeout(ctr *corev1.Container) (time.Duration, error) {
-	value, set, _ := envValue(ctr, c.envPrefix()+"SHUTDOWN_TIMEOUT")
+// durationSetting is a duration flag of the server as the container sets it: its argument
+// (a flag wins over its variable), else its env twin, else -h's default.
+func (c *checker) durationSetting(ctr *corev1.Container, flag string) (time.Duration, error) {
+	value, set, _ := envValue(ctr, c.envPrefix()+strings.ToUpper(strings.ReplaceAll(flag, "-", "_")))
 	for i, arg := range ctr.Args {
 		name, v, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if name == "shutdown-timeout" && strings.HasPrefix(arg, "-") {
+		if name == flag && strings.HasPrefix(arg, "-") {
 			if !hasValue && i+1 < len(ctr.Args) {
 				v = ctr.Args[i+1]
 			}
-			value, set = v, true // a flag wins over its variable
+			value, set = v, true
 		}
 	}
 	if !set {
-		return c.help.ShutdownDefault, nil
+		return c.help.durationDefault(flag)
 	}
-	return time.ParseDuration(value)
+	d, err := time.ParseDuration(value)
+	if err != nil {
+		return 0, fmt.Errorf("--%s: %w", flag, err)
+	}
+	return d, nil
 }
 
-// checkGracePeriod: Kubernetes waits longer than the preStop sleep plus the shutdown timeout
-// before it kills the pod, so that requests in flight finish.
+// checkGracePeriod: Kubernetes waits longer than the preStop sleep, the shutdown delay (serving
+// on with /readyz at 503) and the shutdown timeout (requests in flight) together before it
+// kills the pod.
 func (c *checker) checkGracePeriod(s server) {
-	timeout, err := c.shutdownTimeout(s.container)
+	delay, err := c.durationSetting(s.container, "shutdown-delay")
 	if err != nil {
-		c.failf("container %s: the shutdown timeout: %v", s.container.Name, err)
+		c.failf("container %s: %v", s.container.Name, err)
+		return
+	}
+	timeout, err := c.durationSetting(s.container, "shutdown-timeout")
+	if err != nil {
+		c.failf("container %s: %v", s.container.Name, err)
 		return
 	}
 	var sleep time.Duration
@@ -208,9 +218,9 @@ func (c *checker) checkGracePeriod(s server) {
 	if g := s.pod().TerminationGracePeriodSeconds; g != nil {
 		grace = time.Duration(*g) * time.Second
 	}
-	if grace <= sleep+timeout {
-		c.failf("Deployment %s: terminationGracePeriodSeconds %v is not above the preStop sleep %v plus the shutdown timeout %v",
-			s.deployment.Name, grace, sleep, timeout)
+	if grace <= sleep+delay+timeout {
+		c.failf("Deployment %s: terminationGracePeriodSeconds %v is not above the preStop sleep %v, the shutdown delay %v and the shutdown timeout %v together",
+			s.deployment.Name, grace, sleep, delay, timeout)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // (compose-go: its JSON Schema validation, interpolation, the x- extension and merge key
 // resolved, the consistency checks) and checks each service that runs bananaqr serve (its image
 // is bananaqr's) against the binary: every BANANAQR_* variable is one `serve -h` names, and
-// stop_grace_period is above BANANAQR_SHUTDOWN_TIMEOUT.
+// stop_grace_period is above BANANAQR_SHUTDOWN_DELAY plus BANANAQR_SHUTDOWN_TIMEOUT.
 func checkComposeFile(ctx context.Context, bin, file string) ([]string, error) {
 	h, err := readHelp(ctx, bin, "serve")
 	if err != nil {
@@ -53,24 +53,40 @@ func checkComposeProject(h *serverHelp, project *types.Project) []string {
 				problems = append(problems, fmt.Sprintf("service %s: environment %s is no flag's twin in `bananaqr serve -h`", name, key))
 			}
 		}
-		timeout := h.ShutdownDefault
-		if v := svc.Environment["BANANAQR_SHUTDOWN_TIMEOUT"]; v != nil {
-			d, err := time.ParseDuration(*v)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("service %s: BANANAQR_SHUTDOWN_TIMEOUT: %v", name, err))
-			}
-			timeout = d
+		stopping, err := composeStopping(h, svc)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("service %s: %v", name, err))
 		}
 		grace := 10 * time.Second // Compose's default
 		if svc.StopGracePeriod != nil {
 			grace = time.Duration(*svc.StopGracePeriod)
 		}
-		if grace <= timeout {
-			problems = append(problems, fmt.Sprintf("service %s: stop_grace_period %v is not above BANANAQR_SHUTDOWN_TIMEOUT %v", name, grace, timeout))
+		if grace <= stopping {
+			problems = append(problems, fmt.Sprintf("service %s: stop_grace_period %v is not above BANANAQR_SHUTDOWN_DELAY + BANANAQR_SHUTDOWN_TIMEOUT, %v", name, grace, stopping))
 		}
 	}
 	if replicas == 0 {
 		problems = append(problems, "no service runs the image bananaqr:…")
 	}
 	return problems
+}
+
+// composeStopping is how long a service's serve may take to stop after SIGTERM: its shutdown
+// delay and timeout, each from its variable or -h's default.
+func composeStopping(h *serverHelp, svc types.ServiceConfig) (time.Duration, error) {
+	var total time.Duration
+	for _, flag := range []string{"shutdown-delay", "shutdown-timeout"} {
+		d, err := h.durationDefault(flag)
+		if err != nil {
+			return 0, err
+		}
+		env := "BANANAQR_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+		if v := svc.Environment[env]; v != nil {
+			if d, err = time.ParseDuration(*v); err != nil {
+				return 0, fmt.Errorf("%s: %w", env, err)
+			}
+		}
+		total += d
+	}
+	return total, nil
 }

@@ -18,8 +18,8 @@ type serverHelp struct {
 	// BANANAQR_* twins, and the OpenTelemetry variables -h says the server reads).
 	Flags map[string]bool
 	Env   map[string]bool
-	// ShutdownDefault is --shutdown-timeout's default.
-	ShutdownDefault time.Duration
+	// Text is the whole -h text, for the flags' defaults.
+	Text string
 }
 
 // Each server's subcommand, by the name -server takes.
@@ -29,9 +29,8 @@ var serverCommands = map[string][]string{
 }
 
 var (
-	helpFlagLine    = regexp.MustCompile(`(?m)^\s+--?([a-z][a-z0-9-]*)\b`)
-	helpEnvName     = regexp.MustCompile(`\b(?:BANANAQR|OTEL)_[A-Z0-9_]+\b`)
-	helpShutdownDef = regexp.MustCompile(`--?shutdown-timeout\b[^\n]*\n[^\n]*\(default ([0-9a-zµ.]+)\)`)
+	helpFlagLine = regexp.MustCompile(`(?m)^\s+--?([a-z][a-z0-9-]*)\b`)
+	helpEnvName  = regexp.MustCompile(`\b(?:BANANAQR|OTEL)_[A-Z0-9_]+\b`)
 )
 
 // readHelp runs BIN <server's command> -h and parses what it prints.
@@ -52,10 +51,10 @@ func readHelp(ctx context.Context, bin, server string) (*serverHelp, error) {
 	return h, nil
 }
 
-// parseHelp reads the flags (lines that start, indented, with -name or --name), every
-// BANANAQR_* and OTEL_* name, and --shutdown-timeout's default out of a -h text.
+// parseHelp reads the flags (lines that start, indented, with -name or --name) and every
+// BANANAQR_* and OTEL_* name out of a -h text.
 func parseHelp(text string) (*serverHelp, error) {
-	h := &serverHelp{Flags: map[string]bool{}, Env: map[string]bool{}}
+	h := &serverHelp{Flags: map[string]bool{}, Env: map[string]bool{}, Text: text}
 	for _, m := range helpFlagLine.FindAllStringSubmatch(text, -1) {
 		h.Flags[m[1]] = true
 	}
@@ -65,14 +64,23 @@ func parseHelp(text string) (*serverHelp, error) {
 	if len(h.Flags) == 0 {
 		return nil, fmt.Errorf("no flags found in:\n%s", text)
 	}
-	m := helpShutdownDef.FindStringSubmatch(text)
+	return h, nil
+}
+
+// durationDefault returns a duration flag's default as -h states it (on the line below the
+// flag's: "(default 30s)"), 0 when -h states none or the binary has no such flag.
+func (h *serverHelp) durationDefault(flag string) (time.Duration, error) {
+	if !h.Flags[flag] {
+		return 0, nil
+	}
+	re := regexp.MustCompile(`(?m)^\s+--?` + regexp.QuoteMeta(flag) + `\b[^\n]*\n[^\n]*\(default ([0-9a-zµ.]+)\)`)
+	m := re.FindStringSubmatch(h.Text)
 	if m == nil {
-		return nil, fmt.Errorf("no --shutdown-timeout with a default in:\n%s", text)
+		return 0, nil
 	}
 	d, err := time.ParseDuration(m[1])
 	if err != nil {
-		return nil, fmt.Errorf("--shutdown-timeout's default %q: %w", m[1], err)
+		return 0, fmt.Errorf("--%s's default %q: %w", flag, m[1], err)
 	}
-	h.ShutdownDefault = d
-	return h, nil
+	return d, nil
 }

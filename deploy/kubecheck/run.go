@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -147,15 +146,11 @@ func (r *running) waitUp(ctx context.Context, exited <-chan struct{}) error {
 	return fmt.Errorf("nothing listened on %s within 15 s", r.addr)
 }
 
-// stop ends the server with SIGTERM, then SIGKILL after 10 seconds, unless it has exited.
+// stop kills the server (SIGKILL: how it stops is not checked here, and a graceful stop would
+// wait out the container's shutdown delay) and waits for it to exit.
 func stop(cmd *exec.Cmd, exited <-chan struct{}) {
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(10 * time.Second):
-		_ = cmd.Process.Kill()
-		<-exited
-	}
+	_ = cmd.Process.Kill()
+	<-exited
 }
 
 // lockedBuffer is the server's output, written by exec's copying goroutine and read here.
