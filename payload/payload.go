@@ -34,6 +34,13 @@ const (
 	Geo   Type = "geo"   // a location: geo: (RFC 5870)
 	Event Type = "event" // a calendar event: an iCalendar VEVENT (RFC 5545)
 	EPC   Type = "epc"   // a SEPA credit transfer: the EPC QR code (EPC069-12)
+
+	// The payment types (issue 31), private like EPC.
+	SwissQR Type = "swissqr" // a Swiss QR-bill's code (SIX Swiss Implementation Guidelines for the QR-bill 2.3)
+	EMVCo   Type = "emvco"   // a merchant-presented EMV QR code (EMV QRCPS MPM 1.1): Pix, PromptPay, others
+	UPI     Type = "upi"     // an Indian UPI payment link (NPCI's linking specification)
+	SPAYD   Type = "spayd"   // a Czech Short Payment Descriptor (SPAYD 1.0)
+	Bitcoin Type = "bitcoin" // a bitcoin: URI (BIP 321)
 )
 
 // Types lists the payload types in the order the API documents them: the spec's six, then the
@@ -121,11 +128,38 @@ type Request struct {
 	Location    string // event
 	Description string // event
 
-	IBAN       string // epc: the beneficiary's account
-	BIC        string // epc: the beneficiary's bank, optional
-	Amount     string // epc: euros, 0.01 to 999999999.99
-	Reference  string // epc: an ISO 11649 creditor reference
+	IBAN       string // epc: the beneficiary's account; swissqr: the creditor's IBAN or QR-IBAN; spayd: the account
+	BIC        string // epc: the beneficiary's bank, optional; spayd: likewise
+	Amount     string // epc: euros, 0.01 to 999999999.99; the payment types: in their currency
+	Reference  string // epc: an ISO 11649 creditor reference; swissqr: a QR or creditor reference; emvco: the reference label (Pix txid); upi: tr; spayd: RF
 	Remittance string // epc: free text, instead of Reference
+
+	// The payment types' fields (swissqr, emvco, upi, spayd, bitcoin). Name is the payee (the
+	// creditor, merchant or recipient) and Message the note to the payee, as for the others.
+	Currency             string // swissqr: CHF or EUR; emvco, upi, spayd: an ISO 4217 code
+	Country              string // swissqr: the creditor's ISO 3166 country; emvco: the merchant's
+	City                 string // swissqr: the creditor's town; emvco: the merchant's city
+	PostalCode           string // swissqr: the creditor's postal code; emvco: the merchant's, optional
+	Street               string // swissqr: the creditor's street, optional
+	BuildingNumber       string // swissqr: the creditor's building number, optional
+	DebtorName           string // swissqr: the ultimate debtor, optional, with the address below
+	DebtorStreet         string // swissqr
+	DebtorBuildingNumber string // swissqr
+	DebtorPostalCode     string // swissqr
+	DebtorCity           string // swissqr
+	DebtorCountry        string // swissqr
+	BillInformation      string // swissqr: structured bill information (//S1/…), optional
+	Scheme               string // emvco: pix, promptpay, or the GUID of another scheme's merchant account
+	Key                  string // emvco: the Pix key, the PromptPay id, or the merchant account of another scheme
+	MerchantCategory     string // emvco: the ISO 18245 merchant category code (4 digits); upi: mc
+	VPA                  string // upi: the payee's virtual payment address (pa), such as name@bank
+	DueDate              string // spayd: the due date, an ISO 8601 date
+	VariableSymbol       string // spayd: X-VS, up to 10 digits
+	SpecificSymbol       string // spayd: X-SS, up to 10 digits
+	ConstantSymbol       string // spayd: X-KS, up to 10 digits
+	Address              string // bitcoin: the address (Base58Check or bech32/bech32m), may be empty with Lightning
+	Label                string // bitcoin: the payee's label
+	Lightning            string // bitcoin: a BOLT 11 Lightning invoice
 }
 
 // Payload is what a QR Code carries, and what the service may say about it.
