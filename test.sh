@@ -264,18 +264,18 @@ step "bench module: tests, and every benchmark once"
 step "fuzz the encoder: ${FUZZTIME:-20000x} inputs"
 go test ./qr -run '^$' -fuzz '^FuzzEncode$' -fuzztime "${FUZZTIME:-20000x}" -fuzzminimizetime 5s
 
-step "fuzz the request readers (query string, JSON body): ${PAYLOAD_FUZZTIME:-50000x} inputs each"
+step "fuzz the request readers (query string, JSON body): ${PAYLOAD_FUZZTIME:-20000x} inputs each"
 for target in FuzzFromQuery FuzzQueryAsParseQuery FuzzDecodeJSON; do
-	go test ./api -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
+	go test ./api -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
 done
 
-step "fuzz the writers against the standard library's (SVG title: encoding/xml; JSON answer: encoding/json): ${PAYLOAD_FUZZTIME:-50000x} inputs each"
-go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
-go test ./api -run '^$' -fuzz '^FuzzResponseJSON$' -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
+step "fuzz the writers against the standard library's (SVG title: encoding/xml; JSON answer: encoding/json): ${PAYLOAD_FUZZTIME:-20000x} inputs each"
+go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
+go test ./api -run '^$' -fuzz '^FuzzResponseJSON$' -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
 
-step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-50000x} inputs each"
+step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-20000x} inputs each"
 for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText FuzzTel FuzzGeo FuzzEvent FuzzEPC; do
-	go test ./payload -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-50000x}" -fuzzminimizetime 5s
+	go test ./payload -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
 done
 
 # The benchmarks measure the machine: they run once the background groups have ended.
