@@ -18,16 +18,16 @@ func AppendEPS(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	side := l.size * hundredthsPerPixel
+	frame := printFrameOf(&l, o)
 	dst = append(dst, "%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 "...)
-	whole := (side + 99) / 100
+	whole := int((frame.side + 9999) / 10000)
 	dst = appendUint(append(appendUint(dst, whole), ' '), whole)
 	dst = append(dst, "\n%%HiResBoundingBox: 0 0 "...)
-	dst = appendHundredths(append(appendHundredths(dst, side), ' '), side)
+	dst = appendFixed(append(appendFixed(dst, frame.side, 4), ' '), frame.side, 4)
 	dst = append(dst, "\n%%Creator: bananaqr\n%%LanguageLevel: 1\n%%EndComments\n%%BeginProlog\n"...)
 	dst = append(dst, epsProlog...)
 	dst = append(dst, "%%EndProlog\n"...)
-	dst = appendPrintContent(dst, s, o, &l)
+	dst = appendPrintContent(dst, s, o, &l, frame)
 	return append(dst, "end\nshowpage\n%%EOF\n"...), nil
 }
 

@@ -28,7 +28,7 @@ func AppendPDF(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 		dst = strconv.AppendInt(dst, int64(n), 10)
 		dst = append(dst, " 0 obj\n"...)
 	}
-	side := l.size * hundredthsPerPixel
+	frame := printFrameOf(&l, o)
 
 	dst = append(dst, "%PDF-1.4\n"...) // 7.5.2; the file is 7-bit text, so no binary comment
 	object(1)
@@ -37,14 +37,14 @@ func AppendPDF(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"...)
 	object(3)
 	dst = append(dst, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "...)
-	dst = appendHundredths(dst, side)
+	dst = appendFixed(dst, frame.side, 4)
 	dst = append(dst, ' ')
-	dst = appendHundredths(dst, side)
+	dst = appendFixed(dst, frame.side, 4)
 	dst = append(dst, "] /Resources << >> /Contents 4 0 R >>\nendobj\n"...)
 	object(4)
 	dst = append(dst, "<< /Length 5 0 R >>\nstream\n"...) // the length follows the stream (7.3.8.2)
 	content := len(dst)
-	dst = appendPrintContent(dst, s, o, &l)
+	dst = appendPrintContent(dst, s, o, &l, frame)
 	length := len(dst) - content
 	dst = append(dst, "endstream\nendobj\n"...)
 	object(5)

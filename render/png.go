@@ -29,6 +29,10 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	if r.depth == 8 {
 		img.row, img.pieced = nil, &r.rows
 	}
+	if o.Logo == SwissCross { // square corners, so depth 1 (checkCross)
+		r.cross = newPixelCross(&l)
+		img.row = r.crossRow
+	}
 	return appendPNG(dst, &img), nil
 }
 

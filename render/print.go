@@ -33,26 +33,40 @@ func PageSide(o *Options) float64 { return float64(o.Size*hundredthsPerPixel) / 
 // of radius 1 that it approximates, 4/3·(√2 − 1): off the circle by at most 0.027 % of the radius.
 const kappa = 0.5522847498307936
 
-// appendPrintContent appends the drawing of s on layout l with PDF's content operators: the
-// background over the whole page, then a change of coordinates to the SVG's (modules, y
-// down, the symbol's top left module at (0, 0)), the dark modules as one path filled with
-// the non-zero winding rule (pathSink), and the logo.
-func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout) []byte {
-	side := l.size * hundredthsPerPixel
+// printFrame places a symbol on a print format's page, in 1/10000 of a point: the page's side,
+// a module's side, and the quiet zone (with half the remainder) before the symbol's first
+// module, from the page's left and top edges.
+type printFrame struct{ side, module, origin int64 }
+
+// printFrameOf returns the page of layout l: o.Size pixels at PrintDPI, or with the Swiss cross
+// the Swiss QR Code's 46 mm for the symbol (swissPrintFrame).
+func printFrameOf(l *layout, o *Options) printFrame {
+	if o.Logo == SwissCross {
+		return swissPrintFrame(l.n, o.Margin)
+	}
+	const unit = 100 * hundredthsPerPixel // 1/10000 of a point a pixel
+	return printFrame{side: int64(l.size * unit), module: int64(l.module * unit), origin: int64(l.origin * unit)}
+}
+
+// appendPrintContent appends the drawing of s on layout l, on page f, with PDF's content
+// operators: the background over the whole page, then a change of coordinates to the SVG's
+// (modules, y down, the symbol's top left module at (0, 0)), the dark modules as one path filled
+// with the non-zero winding rule (pathSink), and the logo.
+func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout, f printFrame) []byte {
 	dst = append(appendRGB(dst, o.Background), " rg\n0 0 "...)
-	dst = appendHundredths(dst, side)
+	dst = appendFixed(dst, f.side, 4)
 	dst = append(dst, ' ')
-	dst = appendHundredths(dst, side)
+	dst = appendFixed(dst, f.side, 4)
 	dst = append(dst, ' ')
 	dst = append(dst, "re f\n"...)
-	// The page's y axis points up: a module is module pixels wide, and y is turned over.
-	dst = appendHundredths(dst, l.module*hundredthsPerPixel)
+	// The page's y axis points up: a module is f.module wide, and y is turned over.
+	dst = appendFixed(dst, f.module, 4)
 	dst = append(dst, " 0 0 -"...)
-	dst = appendHundredths(dst, l.module*hundredthsPerPixel)
+	dst = appendFixed(dst, f.module, 4)
 	dst = append(dst, ' ')
-	dst = appendHundredths(dst, l.origin*hundredthsPerPixel)
+	dst = appendFixed(dst, f.origin, 4)
 	dst = append(dst, ' ')
-	dst = appendHundredths(dst, (l.size-l.origin)*hundredthsPerPixel)
+	dst = appendFixed(dst, f.side-f.origin, 4)
 	dst = append(dst, " cm\n"...)
 	dst = append(appendRGB(dst, o.Foreground), " rg\n"...)
 
@@ -63,6 +77,9 @@ func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout) []byte 
 	dst = append(w.path.b, "f\n"...)
 	w.path.b = nil // the pool keeps no caller's memory
 
+	if o.Logo == SwissCross {
+		return appendCrossPrint(dst, l.n, o)
+	}
 	if l.pad.side == 0 {
 		return dst
 	}

@@ -44,6 +44,8 @@ type rasterizer struct {
 	markAt     int       // its first pixel, down and across
 	markFirst  int       // the entry of markPieces' first piece, across the sets
 	rows       piecedRows
+
+	cross pixelCross // the Swiss cross (swisscross.go), with logo SwissCross only
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}

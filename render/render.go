@@ -32,6 +32,10 @@ type Logo uint8
 const (
 	NoLogo Logo = iota // no mark
 	Banana             // the service's own mark, a banana, on a pad of LogoPad
+	// SwissCross is the Swiss QR Code's cross (swisscross.go), drawn over the modules of
+	// SwissCrossCover; it makes the print formats and the SVG 46 mm for the symbol, whatever
+	// Size, and needs square corners.
+	SwissCross
 )
 
 // Options says how to draw a symbol.
@@ -87,7 +91,7 @@ func (o *Options) validate() error {
 		return fmt.Errorf("render: margin %d out of range 0..%d", o.Margin, MaxMargin)
 	case o.Corners > Rounded:
 		return fmt.Errorf("render: unknown corners %d", o.Corners)
-	case o.Logo > Banana:
+	case o.Logo > SwissCross:
 		return fmt.Errorf("render: unknown logo %d", o.Logo)
 	}
 	return nil
@@ -138,6 +142,11 @@ func prepare(s *qr.Symbol, o *Options) (layout, error) {
 		first, side := s.Cover()
 		if want := logoPad(s.Size()); first != want.first || side != want.side {
 			return layout{}, ErrLogoNotCovered
+		}
+	}
+	if o.Logo == SwissCross {
+		if err := checkCross(s, o); err != nil {
+			return layout{}, err
 		}
 	}
 	l, err := newLayout(s.Size(), o)

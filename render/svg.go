@@ -34,9 +34,14 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	from := appendNumber(fromBuf[:0], -float64(l.origin)/k)
 	side := appendNumber(sideBuf[:0], float64(l.size)/k)
 	dst = append(dst, `<svg xmlns="http://www.w3.org/2000/svg" width="`...)
-	dst = strconv.AppendInt(dst, int64(l.size), 10)
-	dst = append(dst, `" height="`...)
-	dst = strconv.AppendInt(dst, int64(l.size), 10)
+	if o.Logo == SwissCross { // 46 mm for the symbol, whatever Size (swisscross.go)
+		from, side = appendNumber(fromBuf[:0], -float64(o.Margin)), appendNumber(sideBuf[:0], float64(l.n+2*o.Margin))
+		dst = appendSwissSVGSize(dst, l.n, o.Margin)
+	} else {
+		dst = strconv.AppendInt(dst, int64(l.size), 10)
+		dst = append(dst, `" height="`...)
+		dst = strconv.AppendInt(dst, int64(l.size), 10)
+	}
 	dst = append(dst, `" viewBox="`...)
 	dst = append(append(append(append(append(append(append(dst, from...), ' '), from...), ' '), side...), ' '), side...)
 	dst = append(dst, `" role="img"`...)
@@ -64,6 +69,9 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	w.path.b = nil // the pool keeps no caller's memory
 	dst = append(dst, `"/>`...)
 	dst = appendLogoSVG(dst, &l)
+	if o.Logo == SwissCross {
+		dst = appendCrossSVG(dst, l.n, o)
+	}
 	return append(dst, "</svg>"...), nil
 }
 
