@@ -96,6 +96,9 @@ func Prepare(r *api.Request) (Prepared, error) {
 	if err = encodeError(err, p, r); err != nil {
 		return Prepared{}, err
 	}
+	if err = checkVersion(s.Version(), p, r); err != nil {
+		return Prepared{}, err
+	}
 	c, err := fit(r, p, s.Size())
 	if err != nil {
 		return Prepared{}, err
@@ -123,7 +126,24 @@ func Symbol(r *api.Request) (payload.Payload, *qr.Symbol, error) {
 		return p, nil, err
 	}
 	s, err := qr.Encode(p.Text, Encoding(r))
-	return p, s, encodeError(err, p, r)
+	if err = encodeError(err, p, r); err != nil {
+		return p, nil, err
+	}
+	if err = checkVersion(s.Version(), p, r); err != nil {
+		return p, nil, err
+	}
+	return p, s, nil
+}
+
+// checkVersion returns NOT_ENCODABLE when the symbol of payload p, of version v, is larger than
+// its standard allows: a swissqr code is at most version 25 (SIX IG QR-bill 2.3), or nil.
+func checkVersion(v int, p payload.Payload, r *api.Request) error {
+	if p.Type != payload.SwissQR || v <= render.SwissMaxVersion {
+		return nil
+	}
+	return api.NewError(api.ReasonNotEncodable, "",
+		fmt.Sprintf("Shorten the bill's texts (names, addresses, the message or the billing information): the Swiss QR-bill allows at most version %d, and at level M with the Swiss cross this text needs version %d.", render.SwissMaxVersion, v),
+		"the payload (%d bytes) needs a version %d symbol; a Swiss QR Code is at most version %d", len(p.Text), v, render.SwissMaxVersion)
 }
 
 // Code makes the QR code of r, or returns an error that api.ErrorOf turns into the API's error:

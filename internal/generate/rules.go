@@ -38,7 +38,23 @@ func Options(r *api.Request) render.Options {
 	if r.Logo == api.LogoBanana {
 		o.Logo = render.Banana
 	}
+	if r.Payload.Type == payload.SwissQR {
+		swissOptions(r, &o)
+	}
 	return o
+}
+
+// swissOptions sets o, the options of a swissqr code r, to the Swiss QR Code's (SIX IG QR-bill
+// 2.3): the Swiss cross (which draws the print formats and the SVG at 46 mm for the symbol), black
+// on white (Check accepts the default colour as the colour left out). Size is ignored, not refused,
+// by the formats of fixed physical size, pdf, eps and svg: they are given the largest size, so
+// that a symbol fits whatever size was asked; a png (and json's) keeps its pixels.
+func swissOptions(r *api.Request, o *render.Options) {
+	o.Logo, o.Foreground, o.Background = render.SwissCross, swissBlack, swissWhite
+	switch r.Format {
+	case api.FormatPDF, api.FormatEPS, api.FormatSVG:
+		o.Size = render.MaxSize
+	}
 }
 
 // Encoding returns how to encode the symbol of r: at the level asked for or stronger, and with
@@ -49,9 +65,19 @@ func Options(r *api.Request) render.Options {
 // An epc code (a bananaqr extension) is encoded as the EPC guideline (EPC069-12) requires: at
 // level M exactly, never raised, and without the ECI designator, since its third line names the
 // character set (UTF-8) and banking apps read that; Check refuses a logo or another level for it.
+//
+// A swissqr code is encoded as the Swiss Implementation Guidelines for the QR-bill (SIX, 2.3)
+// require: at level M exactly, its text UTF-8 (the guideline's character set) without the ECI
+// designator, which the guideline does not ask for and which the Swiss banking apps, reading
+// UTF-8 bytes, do not need; and with the modules under the Swiss cross covered
+// (render.SwissCrossCover), so that error correction spares them. Prepare and Symbol refuse a
+// version above 25 (render.SwissMaxVersion).
 func Encoding(r *api.Request) qr.Options {
-	if r.Payload.Type == payload.EPC {
+	switch r.Payload.Type {
+	case payload.EPC:
 		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true}
+	case payload.SwissQR:
+		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: render.SwissCrossCover}
 	}
 	o := qr.Options{Level: level(r.ECC)}
 	if r.Logo == api.LogoBanana {
