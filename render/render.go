@@ -34,7 +34,7 @@ const (
 	Banana             // the service's own mark, a banana, on a pad of LogoPad
 	// SwissCross is the Swiss QR Code's cross (swisscross.go), drawn over the modules of
 	// SwissCrossCover; it makes the print formats and the SVG 46 mm for the symbol, whatever
-	// Size, and needs square corners.
+	// Size (which must still fit the symbol, as for a PNG), and needs square corners.
 	SwissCross
 )
 

@@ -162,8 +162,8 @@ func appendCrossPrint(dst []byte, n int, o *Options) []byte {
 }
 
 // A pixelCross is the Swiss cross of a PNG in pixels: every band is a whole number of pixels,
-// centred on the symbol's centre as near as whole pixels go (a band's width has the parity of
-// the symbol's side in pixels, so that the margins either side are equal).
+// centred exactly on the symbol's centre (a band's width has the parity of the symbol's side in
+// pixels, so that the margins either side are equal), and within a pixel of its exact width.
 type pixelCross struct {
 	top    int    // the cross's first pixel row and column in the image
 	bottom int    // the first row after it
@@ -174,11 +174,12 @@ type pixelCross struct {
 // newPixelCross returns the cross of layout l's symbol.
 func newPixelCross(l *layout) pixelCross {
 	symbol := l.n * l.module
-	whole := centredWidth(symbol, float64(symbol)*SwissCrossMM/SwissSymbolMM)
+	exact := float64(symbol) * SwissCrossMM / SwissSymbolMM // the cross's side in pixels
+	whole := centredWidth(symbol, exact)
 	c := pixelCross{top: l.origin + (symbol-whole)/2}
 	c.bottom = c.top + whole
 	for i, units := range [3]int{crossBlackUnits, crossBarUnits, crossSpreadUnits} {
-		w := centredWidth(whole, float64(whole)*float64(units)/crossUnits)
+		w := centredWidth(whole, exact*float64(units)/crossUnits)
 		c.bands[i] = c.top + (whole-w)/2
 		c.ends[i] = c.bands[i] + w
 	}
