@@ -410,3 +410,24 @@ func TestBitcoinScanExternal(t *testing.T) {
 		}
 	}
 }
+
+// TestBitcoinUpperCaseSmaller: the upper-case address and invoice let the encoder use
+// alphanumeric mode for them, so the unified QR code (an address, an amount, a label, a message
+// and an invoice) takes a smaller symbol than the same URI in lower case.
+func TestBitcoinUpperCaseSmaller(t *testing.T) {
+	for _, v := range readBitcoinVectors(t) {
+		if v.Name != "unified QR" {
+			continue
+		}
+		lower := strings.NewReplacer(strings.ToUpper(v.Input.Address), v.Input.Address,
+			strings.ToUpper(v.Input.Lightning), v.Input.Lightning).Replace(v.Expected)
+		upper, err1 := qr.Encode(v.Expected, qr.Options{Level: qr.M, NoBoost: true})
+		low, err2 := qr.Encode(lower, qr.Options{Level: qr.M, NoBoost: true})
+		if err1 != nil || err2 != nil || lower == v.Expected || upper.Version() >= low.Version() {
+			t.Fatalf("upper case: version %d, lower case: version %d (%v, %v)", upper.Version(), low.Version(), err1, err2)
+		}
+		t.Logf("upper case: version %d-M; lower case: version %d-M", upper.Version(), low.Version())
+		return
+	}
+	t.Fatal("no unified QR vector")
+}
