@@ -371,17 +371,33 @@ func TestEMVCoParserRefuses(t *testing.T) {
 	}
 }
 
-// emvcoSymbols encodes the payload of each build vector at level M: plain ASCII, so the
-// symbol needs no ECI.
+// emvcoPayloads returns the payload of each build vector.
+func emvcoPayloads(t *testing.T) []string {
+	var texts []string
+	for _, v := range readEMVCoVectors(t).Build {
+		texts = append(texts, v.Expected)
+	}
+	return texts
+}
+
+// emvcoSymbols encodes the payload of each build vector, and the longest payload the builder
+// makes (256 characters), at level M: plain ASCII, so the symbol needs no ECI, and version 12
+// at most.
 func emvcoSymbols(t *testing.T) ([]string, []*qr.Symbol) {
 	var texts []string
 	var symbols []*qr.Symbol
-	for _, v := range readEMVCoVectors(t).Build {
-		s, err := qr.Encode(v.Expected, qr.Options{Level: qr.M})
-		if err != nil {
-			t.Fatalf("%s: %v", v.Name, err)
+	longest, err := buildEMVCo(&Request{Scheme: "com.example.pay", Key: strings.Repeat("K~", 38), Name: strings.Repeat("N", 25),
+		City: strings.Repeat("C", 15), Country: "SG", Currency: "999", Amount: "1234567890.12", MerchantCategory: "5814",
+		PostalCode: strings.Repeat("P", 10), Reference: strings.Repeat("R", 25)})
+	if err != nil || len(longest) != 256 {
+		t.Fatalf("the longest payload: %d characters, %v", len(longest), err)
+	}
+	for _, text := range append(emvcoPayloads(t), longest) {
+		s, err := qr.Encode(text, qr.Options{Level: qr.M})
+		if err != nil || s.Version() > 12 {
+			t.Fatalf("%q: %v", text, err)
 		}
-		texts, symbols = append(texts, v.Expected), append(symbols, s)
+		texts, symbols = append(texts, text), append(symbols, s)
 	}
 	return texts, symbols
 }
