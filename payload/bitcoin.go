@@ -52,6 +52,10 @@ const bitcoinMaxDecimals = 8
 //     sensitive and kept as given. This is the form of the reference implementation's fixture
 //     (bitcoin:BC1Q…?amount=…&label=…&lightning=LNBC…).
 //   - No other parameters (pop, req-*, lno, sp, bc, tb): the request has no fields for them.
+//   - White space around each field is dropped; label and message may hold line breaks and
+//     tabs (percent-encoded), not other control characters (checkText).
+//   - An invoice's amount is not copied into amount= when amount is not given: the URI says
+//     what was asked, and the invoice carries its own.
 //
 // The symbol needs no ECI: the URI is ASCII.
 func buildBitcoin(r *Request) (string, error) {
