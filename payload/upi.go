@@ -23,9 +23,9 @@ const (
 // (String), whether it is mandatory and the UPI API field it maps to, but no lengths; the
 // lengths below are bananaqr's decisions (see buildUPI).
 const (
-	upiMaxName      = 99 // pn, the payee's name (Payee.name)
-	upiMaxNote      = 50 // tn, the transaction note (Txn.note), as apps show and keep it
-	upiMaxReference = 35 // tr, the transaction reference (Txn.refId)
+	upiMaxName      = 99 // pn, the payee's name (mapped to the UPI API's Payee.name)
+	upiMaxNote      = 50 // tn, the transaction note (Txn.note): PSPs' UPI APIs take at most 50
+	upiMaxReference = 35 // tr, the transaction reference (Txn.refId): 35, as a UPI transaction id
 	upiMaxAmount    = 10 // am, digits before the decimal point
 )
 
@@ -62,8 +62,10 @@ var merchantCategorySyntax = regexp.MustCompile(`^[0-9]{4}$`)
 //   - am: rupees, greater than 0, at most 2 decimals, at most 10 digits before the point,
 //     written as given without leading zeros (10, 10.5 and 10.50 stay as they are): never
 //     rounded, never padded.
-//   - Lengths: pn at most 99 characters, tn at most 50, tr at most 35 (the lengths of the UPI
-//     API fields that section 1.2 maps them to: Payee.name, Txn.note, Txn.refId).
+//   - Lengths: pn at most 99 characters, tn at most 50, tr at most 35. The linking
+//     specification gives none, and NPCI's UPI API specification, where section 1.2 maps them
+//     (Payee.name, Txn.note, Txn.refId), is not public in full; 50 is what PSPs' UPI
+//     integration APIs take for the note, 35 the length of a UPI transaction id, 99 a name's.
 //   - mc: 4 digits (ISO 18245), written as given: "if present then needs to be passed as it is".
 //   - Text values are one line: no tab or line break (apps show them in one field).
 func buildUPI(r *Request) (string, error) {
