@@ -153,79 +153,87 @@ func TestEMVCoCRC(t *testing.T) {
 	}
 }
 
-// TestEMVCoErrors checks each refusal: its code and field, a message and a hint, and that
-// neither quotes the key, the name or the reference.
+// emvcoPixCase returns a valid pix request, changed by f.
+func emvcoPixCase(f func(r *Request)) *Request {
+	r := &Request{Scheme: "pix", Key: "52998224725", Name: "Secret Shop", City: "BRASILIA"}
+	f(r)
+	return r
+}
+
+// emvcoOtherCase returns a valid request of another scheme, changed by f.
+func emvcoOtherCase(f func(r *Request)) *Request {
+	r := &Request{Scheme: "com.example.pay", Key: "SECRET-42", Name: "Secret Shop", City: "Singapore", Country: "SG", Currency: "SGD"}
+	f(r)
+	return r
+}
+
+// emvcoErrorCases are bad emvco requests, each with the code and field of its refusal: one per
+// rule of buildEMVCo.
+var emvcoErrorCases = []struct {
+	name  string
+	req   *Request
+	code  Reason
+	field string
+}{
+	{"no scheme", &Request{Key: "x"}, ReasonMissingField, "scheme"},
+	{"bad scheme", &Request{Scheme: "pix!", Key: "x"}, ReasonInvalidScheme, "scheme"},
+	{"scheme one label", &Request{Scheme: "example", Key: "x"}, ReasonInvalidScheme, "scheme"},
+	{"scheme too long", &Request{Scheme: "com.example." + strings.Repeat("a", 21), Key: "x"}, ReasonInvalidScheme, "scheme"},
+	{"scheme odd hex", &Request{Scheme: "A00000067", Key: "x"}, ReasonInvalidScheme, "scheme"},
+	{"pix no key", emvcoPixCase(func(r *Request) { r.Key = " " }), ReasonMissingField, "key"},
+	{"pix cpf check", emvcoPixCase(func(r *Request) { r.Key = "529.982.247-26" }), ReasonInvalidKey, "key"},
+	{"pix cpf repeated", emvcoPixCase(func(r *Request) { r.Key = "11111111111" }), ReasonInvalidKey, "key"},
+	{"pix cnpj check", emvcoPixCase(func(r *Request) { r.Key = "11.222.333/0001-82" }), ReasonInvalidKey, "key"},
+	{"pix digits", emvcoPixCase(func(r *Request) { r.Key = "123456789012" }), ReasonInvalidKey, "key"},
+	{"pix phone not brazil", emvcoPixCase(func(r *Request) { r.Key = "+1 555 123 4567" }), ReasonInvalidKey, "key"},
+	{"pix phone short", emvcoPixCase(func(r *Request) { r.Key = "+55 61 1234567" }), ReasonInvalidKey, "key"},
+	{"pix email", emvcoPixCase(func(r *Request) { r.Key = "secret@localhost" }), ReasonInvalidKey, "key"},
+	{"pix email long", emvcoPixCase(func(r *Request) { r.Key = strings.Repeat("s", 71) + "@ex.com" }), ReasonInvalidKey, "key"},
+	{"pix uuid short", emvcoPixCase(func(r *Request) { r.Key = "123e4567-e12b-12d1-a456-42665544000" }), ReasonInvalidKey, "key"},
+	{"pix no name", emvcoPixCase(func(r *Request) { r.Name = "" }), ReasonMissingField, "name"},
+	{"pix no city", emvcoPixCase(func(r *Request) { r.City = "" }), ReasonMissingField, "city"},
+	{"pix name 26", emvcoPixCase(func(r *Request) { r.Name = strings.Repeat("N", 26) }), ReasonValueTooLong, "name"},
+	{"pix city 16", emvcoPixCase(func(r *Request) { r.City = strings.Repeat("C", 16) }), ReasonValueTooLong, "city"},
+	{"pix name accent", emvcoPixCase(func(r *Request) { r.Name = "Secret Café" }), ReasonInvalidText, "name"},
+	{"pix city control", emvcoPixCase(func(r *Request) { r.City = "BRAS\nILIA" }), ReasonInvalidText, "city"},
+	{"pix txid", emvcoPixCase(func(r *Request) { r.Reference = "SECRET-1" }), ReasonInvalidReference, "reference"},
+	{"pix txid long", emvcoPixCase(func(r *Request) { r.Reference = strings.Repeat("S", 26) }), ReasonValueTooLong, "reference"},
+	{"pix description long", emvcoPixCase(func(r *Request) { r.Message = strings.Repeat("m", 64) }), ReasonValueTooLong, "message"},
+	{"pix currency", emvcoPixCase(func(r *Request) { r.Currency = "USD" }), ReasonInvalidCurrency, "currency"},
+	{"pix country", emvcoPixCase(func(r *Request) { r.Country = "PT" }), ReasonInvalidCountry, "country"},
+	{"pix postal code", emvcoPixCase(func(r *Request) { r.PostalCode = "70074-900-12" }), ReasonValueTooLong, "postalCode"},
+	{"pix category", emvcoPixCase(func(r *Request) { r.MerchantCategory = "541" }), ReasonInvalidMerchantCategory, "merchantCategory"},
+	{"pix amount places", emvcoPixCase(func(r *Request) { r.Amount = "1.005" }), ReasonInvalidAmount, "amount"},
+	{"pix amount zero", emvcoPixCase(func(r *Request) { r.Amount = "0.00" }), ReasonInvalidAmount, "amount"},
+	{"pix amount negative", emvcoPixCase(func(r *Request) { r.Amount = "-1" }), ReasonInvalidAmount, "amount"},
+	{"pix amount comma", emvcoPixCase(func(r *Request) { r.Amount = "1,50" }), ReasonInvalidAmount, "amount"},
+	{"pix amount long", emvcoPixCase(func(r *Request) { r.Amount = "1234567890123" }), ReasonInvalidAmount, "amount"},
+	{"promptpay no key", &Request{Scheme: "promptpay"}, ReasonMissingField, "key"},
+	{"promptpay 9 digits", &Request{Scheme: "promptpay", Key: "081234567"}, ReasonInvalidKey, "key"},
+	{"promptpay letters", &Request{Scheme: "promptpay", Key: "08l2345678"}, ReasonInvalidKey, "key"},
+	{"promptpay 14 digits", &Request{Scheme: "promptpay", Key: "01234567890123"}, ReasonInvalidKey, "key"},
+	{"promptpay message", &Request{Scheme: "promptpay", Key: "0812345678", Message: "secret"}, ReasonUnsupportedField, "message"},
+	{"promptpay currency", &Request{Scheme: "promptpay", Key: "0812345678", Currency: "840"}, ReasonInvalidCurrency, "currency"},
+	{"promptpay country", &Request{Scheme: "promptpay", Key: "0812345678", Country: "LA"}, ReasonInvalidCountry, "country"},
+	{"promptpay amount places", &Request{Scheme: "promptpay", Key: "0812345678", Amount: "4.225"}, ReasonInvalidAmount, "amount"},
+	{"generic no key", emvcoOtherCase(func(r *Request) { r.Key = "" }), ReasonMissingField, "key"},
+	{"generic key accent", emvcoOtherCase(func(r *Request) { r.Key = "SECRÉT" }), ReasonInvalidText, "key"},
+	{"generic key long", emvcoOtherCase(func(r *Request) { r.Key = strings.Repeat("K", 78) }), ReasonValueTooLong, "key"},
+	{"generic no name", emvcoOtherCase(func(r *Request) { r.Name = "" }), ReasonMissingField, "name"},
+	{"generic no country", emvcoOtherCase(func(r *Request) { r.Country = "" }), ReasonMissingField, "country"},
+	{"generic country", emvcoOtherCase(func(r *Request) { r.Country = "SGP" }), ReasonInvalidCountry, "country"},
+	{"generic no currency", emvcoOtherCase(func(r *Request) { r.Currency = "" }), ReasonMissingField, "currency"},
+	{"generic currency unknown letters", emvcoOtherCase(func(r *Request) { r.Currency = "XYZ" }), ReasonInvalidCurrency, "currency"},
+	{"generic currency form", emvcoOtherCase(func(r *Request) { r.Currency = "S$" }), ReasonInvalidCurrency, "currency"},
+	{"generic yen decimals", emvcoOtherCase(func(r *Request) { r.Currency = "JPY"; r.Amount = "10.5" }), ReasonInvalidAmount, "amount"},
+	{"generic message", emvcoOtherCase(func(r *Request) { r.Message = "secret" }), ReasonUnsupportedField, "message"},
+	{"generic reference long", emvcoOtherCase(func(r *Request) { r.Reference = strings.Repeat("R", 26) }), ReasonValueTooLong, "reference"},
+}
+
+// TestEMVCoErrors checks each refusal of emvcoErrorCases: its code and field, a message and a
+// hint, and that neither quotes the key, the name or the reference.
 func TestEMVCoErrors(t *testing.T) {
-	pix := func(f func(r *Request)) *Request {
-		r := &Request{Scheme: "pix", Key: "52998224725", Name: "Secret Shop", City: "BRASILIA"}
-		f(r)
-		return r
-	}
-	generic := func(f func(r *Request)) *Request {
-		r := &Request{Scheme: "com.example.pay", Key: "SECRET-42", Name: "Secret Shop", City: "Singapore", Country: "SG", Currency: "SGD"}
-		f(r)
-		return r
-	}
-	for _, c := range []struct {
-		name  string
-		req   *Request
-		code  Reason
-		field string
-	}{
-		{"no scheme", &Request{Key: "x"}, ReasonMissingField, "scheme"},
-		{"bad scheme", &Request{Scheme: "pix!", Key: "x"}, ReasonInvalidScheme, "scheme"},
-		{"scheme one label", &Request{Scheme: "example", Key: "x"}, ReasonInvalidScheme, "scheme"},
-		{"scheme too long", &Request{Scheme: "com.example." + strings.Repeat("a", 21), Key: "x"}, ReasonInvalidScheme, "scheme"},
-		{"scheme odd hex", &Request{Scheme: "A00000067", Key: "x"}, ReasonInvalidScheme, "scheme"},
-		{"pix no key", pix(func(r *Request) { r.Key = " " }), ReasonMissingField, "key"},
-		{"pix cpf check", pix(func(r *Request) { r.Key = "529.982.247-26" }), ReasonInvalidKey, "key"},
-		{"pix cpf repeated", pix(func(r *Request) { r.Key = "11111111111" }), ReasonInvalidKey, "key"},
-		{"pix cnpj check", pix(func(r *Request) { r.Key = "11.222.333/0001-82" }), ReasonInvalidKey, "key"},
-		{"pix digits", pix(func(r *Request) { r.Key = "123456789012" }), ReasonInvalidKey, "key"},
-		{"pix phone not brazil", pix(func(r *Request) { r.Key = "+1 555 123 4567" }), ReasonInvalidKey, "key"},
-		{"pix phone short", pix(func(r *Request) { r.Key = "+55 61 1234567" }), ReasonInvalidKey, "key"},
-		{"pix email", pix(func(r *Request) { r.Key = "secret@localhost" }), ReasonInvalidKey, "key"},
-		{"pix email long", pix(func(r *Request) { r.Key = strings.Repeat("s", 71) + "@ex.com" }), ReasonInvalidKey, "key"},
-		{"pix uuid short", pix(func(r *Request) { r.Key = "123e4567-e12b-12d1-a456-42665544000" }), ReasonInvalidKey, "key"},
-		{"pix no name", pix(func(r *Request) { r.Name = "" }), ReasonMissingField, "name"},
-		{"pix no city", pix(func(r *Request) { r.City = "" }), ReasonMissingField, "city"},
-		{"pix name 26", pix(func(r *Request) { r.Name = strings.Repeat("N", 26) }), ReasonValueTooLong, "name"},
-		{"pix city 16", pix(func(r *Request) { r.City = strings.Repeat("C", 16) }), ReasonValueTooLong, "city"},
-		{"pix name accent", pix(func(r *Request) { r.Name = "Secret Café" }), ReasonInvalidText, "name"},
-		{"pix city control", pix(func(r *Request) { r.City = "BRAS\nILIA" }), ReasonInvalidText, "city"},
-		{"pix txid", pix(func(r *Request) { r.Reference = "SECRET-1" }), ReasonInvalidReference, "reference"},
-		{"pix txid long", pix(func(r *Request) { r.Reference = strings.Repeat("S", 26) }), ReasonValueTooLong, "reference"},
-		{"pix description long", pix(func(r *Request) { r.Message = strings.Repeat("m", 64) }), ReasonValueTooLong, "message"},
-		{"pix currency", pix(func(r *Request) { r.Currency = "USD" }), ReasonInvalidCurrency, "currency"},
-		{"pix country", pix(func(r *Request) { r.Country = "PT" }), ReasonInvalidCountry, "country"},
-		{"pix postal code", pix(func(r *Request) { r.PostalCode = "70074-900-12" }), ReasonValueTooLong, "postalCode"},
-		{"pix category", pix(func(r *Request) { r.MerchantCategory = "541" }), ReasonInvalidMerchantCategory, "merchantCategory"},
-		{"pix amount places", pix(func(r *Request) { r.Amount = "1.005" }), ReasonInvalidAmount, "amount"},
-		{"pix amount zero", pix(func(r *Request) { r.Amount = "0.00" }), ReasonInvalidAmount, "amount"},
-		{"pix amount negative", pix(func(r *Request) { r.Amount = "-1" }), ReasonInvalidAmount, "amount"},
-		{"pix amount comma", pix(func(r *Request) { r.Amount = "1,50" }), ReasonInvalidAmount, "amount"},
-		{"pix amount long", pix(func(r *Request) { r.Amount = "1234567890123" }), ReasonInvalidAmount, "amount"},
-		{"promptpay no key", &Request{Scheme: "promptpay"}, ReasonMissingField, "key"},
-		{"promptpay 9 digits", &Request{Scheme: "promptpay", Key: "081234567"}, ReasonInvalidKey, "key"},
-		{"promptpay letters", &Request{Scheme: "promptpay", Key: "08l2345678"}, ReasonInvalidKey, "key"},
-		{"promptpay 14 digits", &Request{Scheme: "promptpay", Key: "01234567890123"}, ReasonInvalidKey, "key"},
-		{"promptpay message", &Request{Scheme: "promptpay", Key: "0812345678", Message: "secret"}, ReasonUnsupportedField, "message"},
-		{"promptpay currency", &Request{Scheme: "promptpay", Key: "0812345678", Currency: "840"}, ReasonInvalidCurrency, "currency"},
-		{"promptpay country", &Request{Scheme: "promptpay", Key: "0812345678", Country: "LA"}, ReasonInvalidCountry, "country"},
-		{"promptpay amount places", &Request{Scheme: "promptpay", Key: "0812345678", Amount: "4.225"}, ReasonInvalidAmount, "amount"},
-		{"generic no key", generic(func(r *Request) { r.Key = "" }), ReasonMissingField, "key"},
-		{"generic key accent", generic(func(r *Request) { r.Key = "SECRÉT" }), ReasonInvalidText, "key"},
-		{"generic key long", generic(func(r *Request) { r.Key = strings.Repeat("K", 78) }), ReasonValueTooLong, "key"},
-		{"generic no name", generic(func(r *Request) { r.Name = "" }), ReasonMissingField, "name"},
-		{"generic no country", generic(func(r *Request) { r.Country = "" }), ReasonMissingField, "country"},
-		{"generic country", generic(func(r *Request) { r.Country = "SGP" }), ReasonInvalidCountry, "country"},
-		{"generic no currency", generic(func(r *Request) { r.Currency = "" }), ReasonMissingField, "currency"},
-		{"generic currency unknown letters", generic(func(r *Request) { r.Currency = "XYZ" }), ReasonInvalidCurrency, "currency"},
-		{"generic currency form", generic(func(r *Request) { r.Currency = "S$" }), ReasonInvalidCurrency, "currency"},
-		{"generic yen decimals", generic(func(r *Request) { r.Currency = "JPY"; r.Amount = "10.5" }), ReasonInvalidAmount, "amount"},
-		{"generic message", generic(func(r *Request) { r.Message = "secret" }), ReasonUnsupportedField, "message"},
-		{"generic reference long", generic(func(r *Request) { r.Reference = strings.Repeat("R", 26) }), ReasonValueTooLong, "reference"},
-	} {
+	for _, c := range emvcoErrorCases {
 		_, err := buildEMVCo(c.req)
 		var e *Error
 		if !errors.As(err, &e) || e.Reason != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
