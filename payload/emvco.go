@@ -83,8 +83,10 @@ func buildEMVCo(r *Request) (string, error) {
 	switch {
 	case scheme == "":
 		return "", missing("scheme", "pix, promptpay, or the globally unique identifier of the merchant account's scheme")
-	case strings.EqualFold(scheme, schemePix) || strings.EqualFold(scheme, guidPix):
-		return emvcoPix(r)
+	case strings.EqualFold(scheme, schemePix):
+		return emvcoPix(r, guidPix)
+	case strings.EqualFold(scheme, guidPix):
+		return emvcoPix(r, scheme)
 	case strings.EqualFold(scheme, schemePromptPay) || strings.EqualFold(scheme, guidPromptPay):
 		return emvcoPromptPay(r)
 	}
@@ -101,13 +103,15 @@ func buildEMVCo(r *Request) (string, error) {
 // may be paid many times). The key is checked by kind (pixKey); the description is message;
 // the txid is reference, 1 to 25 letters and digits, *** when absent (the manual's "not
 // used"). Name and city are required. Currency and country may be left out; given, they must
-// be BRL (986) and BR.
-func emvcoPix(r *Request) (string, error) {
+// be BRL (986) and BR. The GUID is guid: br.gov.bcb.pix for the scheme pix, as the manual's
+// example writes it, or the scheme as given when it is the GUID (the BR Code manual's example
+// writes BR.GOV.BCB.PIX, and so do libraries; readers compare it without regard to case).
+func emvcoPix(r *Request, guid string) (string, error) {
 	key, err := pixKey(r.Key)
 	if err != nil {
 		return "", err
 	}
-	account := emvcoTLV("00", guidPix) + emvcoTLV("01", key)
+	account := emvcoTLV("00", guid) + emvcoTLV("01", key)
 	if message := strings.TrimSpace(r.Message); message != "" {
 		if err := emvcoText("message", message, emvcoMaxValue); err != nil {
 			return "", err
