@@ -404,3 +404,17 @@ func emvcoCRC(s string) uint16 {
 	}
 	return crc
 }
+
+// emvcoPayload reports whether s is an EMV merchant-presented payload: the Payload Format
+// Indicator 01 first, and last the CRC object whose value is the CRC of everything before it
+// (MPM 4.6.1, 4.7.3), in upper- or lower-case hexadecimal, as scanners accept both. A payload
+// that a shop, a Pix key holder or a PromptPay user prints names them (a Pix key may be a
+// CPF), so raw data of this form is private whatever type it is sent as (see Classify).
+func emvcoPayload(s string) bool {
+	n := len(s)
+	if n < 14 || s[:6] != "000201" || s[n-8:n-4] != "6304" {
+		return false
+	}
+	crc, err := strconv.ParseUint(s[n-4:], 16, 16)
+	return err == nil && uint16(crc) == emvcoCRC(s[:n-4])
+}

@@ -143,6 +143,30 @@ func TestEMVCoParseVectors(t *testing.T) {
 	}
 }
 
+// TestEMVCoPayload checks that every vector's payload, built or published, is taken for an
+// EMV merchant-presented payload, and that one with a wrong CRC, or text that merely begins
+// like one, is not.
+func TestEMVCoPayload(t *testing.T) {
+	v := readEMVCoVectors(t)
+	payloads := emvcoPayloads(t)
+	for _, p := range v.Parse {
+		payloads = append(payloads, p.Payload)
+	}
+	for _, p := range payloads {
+		if !emvcoPayload(p) || !emvcoPayload(p[:len(p)-4]+strings.ToLower(p[len(p)-4:])) {
+			t.Errorf("%q is not taken for an EMV payload", p)
+		}
+		if emvcoPayload(p[:len(p)-1]+"X") || emvcoPayload(p[:len(p)-5]) || emvcoPayload("x"+p) {
+			t.Errorf("a spoilt %q is taken for an EMV payload", p)
+		}
+	}
+	for _, s := range []string{"", "000201", "0002016304", "00020163041D3D", "hello 000201 6304ABCD"} {
+		if emvcoPayload(s) {
+			t.Errorf("%q is taken for an EMV payload", s)
+		}
+	}
+}
+
 // TestEMVCoCRC checks the CRC against the catalogue's check value of CRC-16/CCITT-FALSE (the
 // CRC of "123456789") and the empty string's (the initial value).
 func TestEMVCoCRC(t *testing.T) {
