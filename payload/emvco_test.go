@@ -156,7 +156,8 @@ func TestEMVCoPayload(t *testing.T) {
 		if !emvcoPayload(p) || !emvcoPayload(p[:len(p)-4]+strings.ToLower(p[len(p)-4:])) {
 			t.Errorf("%q is not taken for an EMV payload", p)
 		}
-		if emvcoPayload(p[:len(p)-1]+"X") || emvcoPayload(p[:len(p)-5]) || emvcoPayload("x"+p) {
+		wrongCRC := p[:len(p)-4] + fmt.Sprintf("%04X", crcTable(p[:len(p)-4])^1)
+		if emvcoPayload(wrongCRC) || emvcoPayload(p[:len(p)-1]+"X") || emvcoPayload(p[:len(p)-5]) || emvcoPayload("x"+p) {
 			t.Errorf("a spoilt %q is taken for an EMV payload", p)
 		}
 	}
