@@ -36,8 +36,9 @@ const (
 )
 
 // swissSeparator ends each element but the last (IG 2.3, the separator element): CR LF or
-// LF may be used; bananaqr writes CR LF, the separator the guidelines name first and their
-// sample codes use (and the swiss-qr-bill reference library writes). No element may end the
+// LF may be used; bananaqr writes CR LF, the separator the guidelines name first and SIX's FAQ
+// names as the one used ("In the Swiss QR Code, the character series CR + LF (0x0d + 0x0a) is
+// used as separator", paymentstandards.ch), and the swiss-qr-bill reference library writes. No element may end the
 // payload with a separator (IG 2.3), so the last line is the trailer or the bill information.
 const swissSeparator = "\r\n"
 
@@ -302,7 +303,8 @@ func checkQRReference(ref string) error {
 
 // swissAdditionalInformation returns the unstructured message and the bill information (IG 2.3,
 // AddInf: Ustrd and StrdBkgInf, each at most 140 characters and both together at most
-// 140); bill information starts with "//" (the Swico S1 syntax's "//S1/" among others).
+// 140); bill information is "//" and coded information (the Swico S1 syntax's "//S1/…"
+// among others), as the reference implementations check.
 func swissAdditionalInformation(messageValue, billValue string) (message, bill string, err error) {
 	if message, err = swissText("message", messageValue, swissMaxAdditional); err != nil {
 		return "", "", err
@@ -310,9 +312,9 @@ func swissAdditionalInformation(messageValue, billValue string) (message, bill s
 	if bill, err = swissText("billInformation", billValue, swissMaxAdditional); err != nil {
 		return "", "", err
 	}
-	if bill != "" && !strings.HasPrefix(bill, "//") {
+	if bill != "" && (!strings.HasPrefix(bill, "//") || len(bill) == 2) {
 		return "", "", fail(ReasonInvalidBillInformation, "billInformation", "Give billInformation as coded bill information starting with //, such as //S1/10/10201409/11/190512 (Swico S1), or write free text in message.",
-			"billInformation does not start with //")
+			"billInformation is not // and coded information")
 	}
 	if n := utf8.RuneCountInString(message) + utf8.RuneCountInString(bill); n > swissMaxAdditional {
 		return "", "", fail(ReasonValueTooLong, "message", "Shorten message or billInformation: together they hold at most 140 characters.",

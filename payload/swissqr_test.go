@@ -145,7 +145,7 @@ func checkSwissFields(t *testing.T, payload string, input map[string]string) {
 		case "iban", "reference", "country", "debtorCountry", "currency":
 			want = strings.ToUpper(strings.ReplaceAll(want, " ", ""))
 		case "amount":
-			if d, _ := parseDecimal(v); d.places() < 2 {
+			if d, ok := parseDecimal(v); ok && d.places() < 2 {
 				want = d.String() + map[int]string{0: ".00", 1: "0"}[d.places()]
 			}
 		}
@@ -228,6 +228,7 @@ func TestSwissQRErrors(t *testing.T) {
 		{"message line", func(r *Request) { r.Message = "Secret\r\ntext" }, ReasonInvalidText, "message"},
 		{"message separator", func(r *Request) { r.Message = "Secret\u2028text" }, ReasonInvalidText, "message"},
 		{"bill information form", func(r *Request) { r.BillInformation = "#S1/01/20170309" }, ReasonInvalidBillInformation, "billInformation"},
+		{"bill information prefix only", func(r *Request) { r.BillInformation = " // " }, ReasonInvalidBillInformation, "billInformation"},
 		{"bill information long", func(r *Request) { r.BillInformation = "//" + strings.Repeat("1", 139) }, ReasonValueTooLong, "billInformation"},
 		{"message and bill information together", func(r *Request) {
 			r.Message, r.BillInformation = strings.Repeat("m", 100), "//S1/"+strings.Repeat("1", 36)
@@ -256,6 +257,40 @@ func wantSwissError(t *testing.T, r *Request, code Reason, field string) {
 		if s := strings.TrimSpace(secret); len(s) >= 3 && (strings.Contains(e.Message, s) || strings.Contains(e.Hint, s)) {
 			t.Fatalf("%+v quotes the private value %q", e, s)
 		}
+	}
+}
+
+// TestSwissQRAccepts: the edges the guidelines allow: an IBAN of Liechtenstein, the least and
+// the largest amounts, EUR, a debtor without street, the longest values.
+func TestSwissQRAccepts(t *testing.T) {
+	for _, change := range []func(r *Request){
+		func(r *Request) { r.IBAN = "LI21 0881 0000 2324 013A A" },
+		func(r *Request) { r.Amount = "0.01" },
+		func(r *Request) { r.Amount, r.Currency = "999999999.99", "EUR" },
+		func(r *Request) { r.Amount = "" },
+		func(r *Request) {
+			r.DebtorName, r.DebtorPostalCode, r.DebtorCity, r.DebtorCountry = "Payer", "FL-9490", "Vaduz", "LI"
+		},
+		func(r *Request) {
+			r.Name, r.Street, r.BuildingNumber = strings.Repeat("Ŋ", 70), strings.Repeat("ß", 70), strings.Repeat("9", 16)
+		},
+		func(r *Request) { r.PostalCode, r.City = strings.Repeat("8", 16), strings.Repeat("ț", 35) },
+		func(r *Request) {
+			r.Message, r.BillInformation = strings.Repeat("€", 70), "//S1/"+strings.Repeat("1", 65)
+		},
+		func(r *Request) { r.Reference = "RF18 5390 0754 7034" },
+	} {
+		r := swissRequest(change)
+		got, err := buildSwissQR(r)
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		input := map[string]string{}
+		for _, k := range []string{"iban", "name", "street", "buildingNumber", "postalCode", "city", "country", "amount", "currency",
+			"debtorName", "debtorPostalCode", "debtorCity", "debtorCountry", "reference", "message", "billInformation"} {
+			input[k] = *swissRequestField(r, k)
+		}
+		checkSwissFields(t, got, input)
 	}
 }
 
