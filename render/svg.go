@@ -35,7 +35,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	side := appendNumber(sideBuf[:0], float64(l.size)/k)
 	dst = append(dst, `<svg xmlns="http://www.w3.org/2000/svg" width="`...)
 	if o.Logo == SwissCross { // 46 mm for the symbol, whatever Size (swisscross.go)
-		from, side = appendNumber(fromBuf[:0], -float64(o.Margin)), appendNumber(sideBuf[:0], float64(l.n+2*o.Margin))
+		from, side = appendNumber(fromBuf[:0], float64(-o.Margin)), appendNumber(sideBuf[:0], float64(l.n+2*o.Margin))
 		dst = appendSwissSVGSize(dst, l.n, o.Margin)
 	} else {
 		dst = strconv.AppendInt(dst, int64(l.size), 10)

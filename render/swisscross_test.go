@@ -225,6 +225,9 @@ func TestSwissPrintSize(t *testing.T) {
 				if m, side := float64(margin), float64(n+2*margin); view[0] != -m || view[1] != -m || view[2] != side || view[3] != side {
 					t.Errorf("%s: viewBox %v", name, view)
 				}
+				if bytes.Contains(svg, []byte("-0 ")) {
+					t.Errorf("%s: a negative zero: %.200s", name, svg)
+				}
 				if !bytes.Contains(svg, fmt.Appendf(nil, `width="%smm" height="%smm"`, appendNumber(nil, wantMM), appendNumber(nil, wantMM))) {
 					t.Errorf("%s: SVG size not in mm: %.120s", name, svg)
 				}
