@@ -16,7 +16,8 @@ import (
 const (
 	// ReasonInvalidCurrency: a currency the type does not take (swissqr: CHF or EUR only).
 	ReasonInvalidCurrency Reason = "INVALID_CURRENCY"
-	// ReasonInvalidBillInformation: swissqr bill information that does not start with "//".
+	// ReasonInvalidBillInformation: swissqr bill information that is not "//" and coded
+	// information.
 	ReasonInvalidBillInformation Reason = "INVALID_BILL_INFORMATION"
 )
 
@@ -35,15 +36,16 @@ const (
 	swissMaxAmountDigits = 9   // digits before the point: at most 999999999.99
 )
 
-// swissSeparator ends each element but the last (IG 2.3, the separator element): CR LF or
-// LF may be used; bananaqr writes CR LF, the separator the guidelines name first and SIX's FAQ
-// names as the one used ("In the Swiss QR Code, the character series CR + LF (0x0d + 0x0a) is
-// used as separator", paymentstandards.ch), and the swiss-qr-bill reference library writes. No element may end the
-// payload with a separator (IG 2.3), so the last line is the trailer or the bill information.
+// swissSeparator ends each element but the last (IG 2.3, the separator element): CR LF or LF
+// may be used; bananaqr writes CR LF, the separator the guidelines name first, the one SIX's
+// FAQ says is used ("In the Swiss QR Code, the character series CR + LF (0x0d + 0x0a) is used
+// as separator", paymentstandards.ch) and the one the swiss-qr-bill reference library writes.
+// No separator may end the payload (IG 2.3): the last line is the trailer or the bill
+// information.
 const swissSeparator = "\r\n"
 
-// swissAddress is a structured address (address type S, the only one since version 2.3) and the
-// request fields it came from.
+// swissAddress is a structured address (address type S, the only one since version 2.3),
+// checked.
 type swissAddress struct {
 	name, street, building, postalCode, town, country string
 }
@@ -69,11 +71,11 @@ var (
 //	0200               Version (2.0 and its sub-versions: 2.3 keeps 0200)
 //	1                  Coding type: UTF-8 restricted to the Latin character set (swissChar)
 //	<iban>             IBAN or QR-IBAN of CH or LI, 21 characters, without spaces
-//	S <7 lines>        Cdtr: address type S, name, street, building number, postal code, town, country
+//	S and 6 lines      Cdtr: address type S, name, street, building number, postal code, town, country
 //	<7 empty lines>    UltmtCdtr: reserved for future use, must be empty
 //	<amount>           Amt: optional, 0.01 to 999999999.99, always with 2 decimals
 //	<currency>         Ccy: CHF or EUR
-//	S <7 lines>        UltmtDbtr: optional (7 empty lines without it)
+//	S and 6 lines      UltmtDbtr: optional (7 empty lines without it)
 //	QRR|SCOR|NON       Tp: the reference type, derived from the IBAN and the reference
 //	<reference>        Ref: a QR reference (QRR), a creditor reference (SCOR) or empty (NON)
 //	<message>          Ustrd: optional unstructured message
@@ -143,9 +145,9 @@ func (a *swissAddress) lines() []string {
 }
 
 // swissIBAN returns the IBAN in its electronic form and whether it is a QR-IBAN: an IBAN of
-// Switzerland or Liechtenstein (IG 2.3, element IBAN: CH and LI
-// IBANs only), whose check digits are right (ISO 13616, normalizeIBAN), and a QR-IBAN when its
-// institution identification (IID, characters 5 to 9) is 30000 to 31999 (IG 2.3, the QR-IID).
+// Switzerland or Liechtenstein (IG 2.3, element IBAN: CH and LI IBANs only) whose check digits
+// are right (ISO 13616, normalizeIBAN); a QR-IBAN when its institution identification (IID,
+// characters 5 to 9) is 30000 to 31999 (IG 2.3, the QR-IID).
 func swissIBAN(value string) (iban string, qrIBAN bool, err error) {
 	if strings.TrimSpace(value) == "" {
 		return "", false, missing("iban", "the creditor's IBAN or QR-IBAN, such as CH44 3199 9123 0008 8901 2")
