@@ -36,7 +36,7 @@ func repeat(s step, n int) []step {
 // the other, and holds their Decisions to each other: Allowed, Limit and Remaining exactly,
 // Reset and RetryAfter within the little time between the two calls. Issue 26 (11): after 59
 // singles and a refused batch of 2, Redis said 0 left when 1 was (redis_rate's script answers
-// 0 for any refusal).
+// 0 for any refusal). Redis may say one more left when a second passes between the two calls.
 func TestLimitersAgree(t *testing.T) {
 	url := testRedisURL(t)
 	one, two := step{n: 1}, step{n: 2}
@@ -77,7 +77,9 @@ func TestLimitersAgree(t *testing.T) {
 					decisions[j] = d
 				}
 				m, r := decisions[0], decisions[1]
-				if m.Allowed != r.Allowed || m.Limit != r.Limit || m.Remaining != r.Remaining ||
+				// Redis is asked just after memory: when a second's code is regained between the
+				// two calls (a slow machine), Redis may have one more left, never one fewer.
+				if m.Allowed != r.Allowed || m.Limit != r.Limit || r.Remaining != m.Remaining && r.Remaining != m.Remaining+1 ||
 					(m.Reset-r.Reset).Abs() > tolerance || (m.RetryAfter-r.RetryAfter).Abs() > tolerance {
 					t.Fatalf("step %d, %v: memory %+v, redis %+v", i, s, m, r)
 				}
