@@ -118,9 +118,11 @@ func emvcoPix(r *Request, guid string) (string, error) {
 		}
 		account += emvcoTLV("02", message)
 		if n := utf8.RuneCountInString(account); n > emvcoMaxValue {
-			return "", fail(ReasonValueTooLong, "message", "Shorten message to at most "+strconv.Itoa(emvcoMaxValue-n+utf8.RuneCountInString(message))+
-				" characters: the key and the description share the 99 characters of the merchant account.",
-				"the merchant account template would have %d characters, more than %d", n, emvcoMaxValue)
+			hint := "Leave message out: the key fills the merchant account's 99 characters."
+			if room := emvcoMaxValue - n + len(message); room > 0 {
+				hint = "Shorten message to at most " + strconv.Itoa(room) + " characters: the key and the description share the 99 characters of the merchant account."
+			}
+			return "", fail(ReasonValueTooLong, "message", hint, "the merchant account template would have %d characters, more than %d", n, emvcoMaxValue)
 		}
 	}
 	m, err := emvcoMerchant(r, "BR", "986", true)

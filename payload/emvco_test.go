@@ -224,6 +224,7 @@ var emvcoErrorCases = []struct {
 	{"pix txid", emvcoPixCase(func(r *Request) { r.Reference = "SECRET-1" }), ReasonInvalidReference, "reference"},
 	{"pix txid long", emvcoPixCase(func(r *Request) { r.Reference = strings.Repeat("S", 26) }), ReasonValueTooLong, "reference"},
 	{"pix description long", emvcoPixCase(func(r *Request) { r.Message = strings.Repeat("m", 64) }), ReasonValueTooLong, "message"},
+	{"pix description with the longest key", emvcoPixCase(func(r *Request) { r.Key = strings.Repeat("s", 70) + "@ex.com"; r.Message = "m" }), ReasonValueTooLong, "message"},
 	{"pix currency", emvcoPixCase(func(r *Request) { r.Currency = "USD" }), ReasonInvalidCurrency, "currency"},
 	{"pix country", emvcoPixCase(func(r *Request) { r.Country = "PT" }), ReasonInvalidCountry, "country"},
 	{"pix postal code", emvcoPixCase(func(r *Request) { r.PostalCode = "70074-900-12" }), ReasonValueTooLong, "postalCode"},
@@ -264,6 +265,9 @@ func TestEMVCoErrors(t *testing.T) {
 		if !errors.As(err, &e) || e.Reason != c.code || e.Field != c.field || e.Message == "" || e.Hint == "" {
 			t.Errorf("%s: got %#v, want %s on %s", c.name, err, c.code, c.field)
 			continue
+		}
+		if strings.Contains(e.Hint, "at most -") || strings.Contains(e.Hint, "at most 0 ") {
+			t.Errorf("%s: the hint asks for nothing: %s", c.name, e.Hint)
 		}
 		for _, private := range []string{"52998224725", "Secret", "SECRET", "secret"} {
 			if strings.Contains(e.Message+e.Hint, private) {
