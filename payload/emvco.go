@@ -344,8 +344,11 @@ func emvcoMerchantCategory(value string) (string, error) {
 // shortest form.
 func emvcoAmount(value string, places int) (string, error) {
 	d, ok := parseDecimal(value)
-	hint := "Give amount as a number above 0 with a dot and at most " + strconv.Itoa(max(places, 0)) + " decimals, such as 12.50 (no currency sign, exponent or thousands separator)."
-	if places < 0 {
+	hint := "Give amount as a number above 0 with a dot and at most " + strconv.Itoa(places) + " decimals, such as 12.50 (no currency sign, exponent or thousands separator)."
+	switch {
+	case places == 0:
+		hint = "Give amount as a whole number above 0, such as 1500: the currency has no decimals (no currency sign, exponent or thousands separator)."
+	case places < 0:
 		hint = "Give amount as a number above 0 with a dot for decimals, such as 12.50 (no currency sign, exponent or thousands separator)."
 	}
 	switch {
