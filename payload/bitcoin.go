@@ -91,7 +91,7 @@ func buildBitcoin(r *Request) (string, error) {
 		if err := checkText(p.key, value); err != nil {
 			return "", err
 		}
-		params = append(params, p.key+"="+bitcoinPercentEncode(value))
+		params = append(params, p.key+"="+escapeBytes(value, unreserved))
 	}
 	if lightning != "" {
 		params = append(params, "lightning="+strings.ToUpper(lightning))
@@ -160,22 +160,4 @@ func bitcoinAmount(value, invoiceAmount string) (string, error) {
 			"amount differs from the amount of the lightning invoice")
 	}
 	return d.String(), nil
-}
-
-// bitcoinPercentEncode percent-encodes s for a bitcoin: URI's query value (RFC 3986 2.1): each
-// UTF-8 octet but the unreserved characters (RFC 3986 2.3) as % and two upper-case hex digits.
-func bitcoinPercentEncode(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }

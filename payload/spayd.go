@@ -223,17 +223,5 @@ func spaydText(field, value string, max int) (string, error) {
 // %2B, '%' as %25, and each byte of a character outside ASCII percent-encoded with upper-case
 // hex digits.
 func spaydEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x80 && c != '*' && c != '+' && c != '%' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
+	return escapeBytes(s, func(c byte) bool { return c < 0x80 && c != '*' && c != '+' && c != '%' })
 }

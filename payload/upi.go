@@ -83,7 +83,7 @@ func buildUPI(r *Request) (string, error) {
 	if err := upiCurrency(r.Currency); err != nil {
 		return "", err
 	}
-	params := []string{"pa=" + vpa, "pn=" + upiEscape(name)}
+	params := []string{"pa=" + vpa, "pn=" + escapeBytes(name, unreserved)}
 	if mc := strings.TrimSpace(r.MerchantCategory); mc != "" {
 		if !merchantCategorySyntax.MatchString(mc) {
 			return "", fail(ReasonInvalidMerchantCategory, "merchantCategory", "Give the merchant category code of 4 digits (ISO 18245), such as 5411, or leave merchantCategory out.",
@@ -104,7 +104,7 @@ func buildUPI(r *Request) (string, error) {
 		if err := checkUPIText(o.field, v, o.max); err != nil {
 			return "", err
 		}
-		params = append(params, o.key+"="+upiEscape(v))
+		params = append(params, o.key+"="+escapeBytes(v, unreserved))
 	}
 	if strings.TrimSpace(r.Amount) != "" {
 		am, err := upiAmount(r.Amount)
@@ -176,22 +176,4 @@ func checkUPIText(field, value string, max int) error {
 			"%s has %d characters, more than %d", field, n, max)
 	}
 	return nil
-}
-
-// upiEscape percent-encodes s's UTF-8 bytes but the unreserved characters of RFC 3986 2.3, with
-// upper-case hex digits (2.1): a space is %20.
-func upiEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }

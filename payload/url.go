@@ -291,6 +291,26 @@ func keptInURI(s string, i int) bool {
 	return c < 0x80 && (isAlpha(c) || isDigit(c) || strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0)
 }
 
+// escapeBytes returns s with each byte that keep refuses written as %XX (RFC 3986 2.1), the
+// rest as it is: the payment URIs' and descriptors' escaping, each with its own keep.
+func escapeBytes(s string, keep func(c byte) bool) string {
+	var b strings.Builder
+	for i := range len(s) {
+		if c := s[i]; keep(c) {
+			b.WriteByte(c)
+		} else {
+			writeEscape(&b, c)
+		}
+	}
+	return b.String()
+}
+
+// unreserved reports whether c is an unreserved character of RFC 3986 (2.3): a letter, a digit,
+// or one of - . _ ~.
+func unreserved(c byte) bool {
+	return c < 0x80 && (isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_' || c == '~')
+}
+
 // writeEscape writes c as %XX.
 func writeEscape(b *strings.Builder, c byte) {
 	const hex = "0123456789ABCDEF"
