@@ -196,8 +196,8 @@ func TestSwissSize(t *testing.T) {
 	}
 }
 
-// TestSwissCode runs Code on a swissqr request once package payload builds the type: the same
-// level, cover and geometry as swissCode's.
+// TestSwissCode runs Code, and Prepare and Make, on a swissqr request once package payload builds
+// the type: the same level, cover and geometry as swissCode's.
 func TestSwissCode(t *testing.T) {
 	r := swissRequest(swissSample, api.FormatPDF)
 	if _, err := payload.Build(&r.Payload); err != nil && strings.Contains(err.Error(), "not a payload type") {
@@ -217,5 +217,17 @@ func TestSwissCode(t *testing.T) {
 	}
 	if !bytes.Contains(res.PDF, []byte("/MediaBox [0 0 ")) || !res.Payload.Private {
 		t.Errorf("PDF or privacy: %.100s", res.PDF)
+	}
+	c, err := Prepare(&r) // a batch's way: the same symbol
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := c.Make()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer made.Release()
+	if !bytes.Equal(made.PDF, res.PDF) {
+		t.Error("Prepare and Make draw another PDF than Code")
 	}
 }
