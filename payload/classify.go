@@ -35,8 +35,10 @@ import (
 //     credit transfer, EPC069-12), SPC and a line break (a Swiss QR-bill, whose QRType is SPC
 //     in the Swiss Implementation Guidelines for the QR-bill; lines end in CR LF or LF), SPD*,
 //     SCD* and SID* (the Czech Banking Association's Short Payment Descriptor, its direct debit
-//     and its Short Invoice Descriptor: SPD*1.0*ACC:…), bitcoin: (BIP 21) and upi: (India's Unified
-//     Payments Interface, upi://pay?pa=…). Links that call or message a person, whose address
+//     and its Short Invoice Descriptor: SPD*1.0*ACC:…), bitcoin: (BIP 21), upi: (India's Unified
+//     Payments Interface, upi://pay?pa=…), and an EMV merchant-presented payload (EMV QRCPS MPM:
+//     000201 first and a right CRC last, the form of Pix and PromptPay codes, which name a
+//     merchant's or a person's key). Links that call or message a person, whose address
 //     is a phone number or an account: sip: and sips: (RFC 3261 19.1), skype: (Skype URIs),
 //     whatsapp: (whatsapp://send?phone=), viber: (viber://chat?number=) and tg: (Telegram,
 //     tg://resolve?phone=). Raw data in these formats stays of type text, as before the types
@@ -70,6 +72,8 @@ func classify(s string, normalizedURL bool) (t Type, private bool) {
 		return Text, true
 	case strings.Contains(s, "@") && bareAddress.MatchString(strings.TrimRightFunc(s, unicode.IsSpace)):
 		return Email, true
+	case emvcoPayload(strings.TrimRightFunc(s, unicode.IsSpace)):
+		return Text, true
 	}
 	private = hasUserInfo(s) || messagingLink(s)
 	if len(s) >= 7 && (strings.EqualFold(s[:7], "http://") || len(s) >= 8 && strings.EqualFold(s[:8], "https://")) {

@@ -71,6 +71,13 @@ var classifyCases = []struct {
 	{"short invoice descriptor", "SID*1.0*ID:2001401154*DD:20140404*AM:61189.00*VII:CZ25568736", Text, true},
 	{"bitcoin", "bitcoin:BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ?amount=0.01", Text, true},
 	{"upi", "upi://pay?pa=anna@okbank&pn=Anna&am=100", Text, true},
+	// An EMV merchant-presented code (EMV QRCPS MPM): the Pix manual's static example, whose key
+	// may be a person's tax number; private only with its CRC right, so that digits that merely
+	// start with 000201 stay public text.
+	{"emv pix", "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D", Text, true},
+	{"emv pix, trailing line break", "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D\n", Text, true},
+	{"emv, wrong crc", "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3E", Text, false},
+	{"digits starting 000201", "0002016304ABCD", Text, false},
 	// Links that call or message a person: SIP (RFC 3261), Skype, WhatsApp, Viber, Telegram,
 	// Signal, and the messaging apps' web links with a phone number or an invitation.
 	{"sip", "sip:+12125551212@gateway.example;user=phone", Text, true},
