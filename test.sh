@@ -274,7 +274,7 @@ go test ./render -run '^$' -fuzz '^FuzzAppendEscaped$' -fuzztime "${PAYLOAD_FUZZ
 go test ./api -run '^$' -fuzz '^FuzzResponseJSON$' -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
 
 step "fuzz each payload builder: ${PAYLOAD_FUZZTIME:-20000x} inputs each"
-for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText FuzzTel FuzzGeo FuzzEvent FuzzEPC; do
+for target in FuzzURL FuzzWiFi FuzzVCard FuzzEmail FuzzSMS FuzzText FuzzTel FuzzGeo FuzzEvent FuzzEPC FuzzSwissQR FuzzEMVCo FuzzUPI FuzzSPAYD FuzzBitcoin; do
 	go test ./payload -run '^$' -fuzz "^${target}\$" -fuzztime "${PAYLOAD_FUZZTIME:-20000x}" -fuzzminimizetime 5s
 done
 
