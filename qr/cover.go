@@ -1,8 +1,9 @@
 package qr
 
-// A cover is a square of modules that a renderer draws light whatever they hold, such as the
-// pad under a logo. Every dark data module under it is then read wrongly, and so is the
-// codeword it belongs to: the Reed–Solomon code of that codeword's block has to correct it
+// A cover is a square of modules that a renderer draws over whatever they hold: light, such as
+// the pad under a logo, or a picture of its own, such as the Swiss QR Code's cross (what it
+// draws on each module is Options.CoverPaint). Every data module under it whose colour is not
+// the one drawn is then read wrongly, and so is the codeword it belongs to: the Reed–Solomon code of that codeword's block has to correct it
 // (ISO/IEC 18004:2015 7.5.2), out of the same budget that damage in the field (blur, glare,
 // dirt) draws on. Encode (see Options.Cover) keeps the cover's share of every block's budget at
 // most maxCoverShare, choosing the level, the version and the data mask to do so.
@@ -81,23 +82,65 @@ func blockOf(k, v int, l Level) int {
 	}
 }
 
-// coverAllows returns the data masks (bit m for mask m) under which the cover damages no block
-// of the symbol in e.matrix beyond maxCoverShare of what it can correct. It uses e.damage as
-// scratch.
-func (e *encoder) coverAllows(p *plan, l Level, c square) (allowed uint8) {
+// CoverPaint says what a renderer draws over the module (x, y) of a symbol of n modules a side,
+// inside the cover: light, dark, both (a module split between two colours of the picture, which
+// counts as wrong whatever the module holds), or neither (the module shows as it is).
+type CoverPaint func(n, x, y int) (light, dark bool)
+
+// What CoverPaint draws over a covered module, as bits of encoder.painted.
+const (
+	paintLight = 1 << iota
+	paintDark
+)
+
+// paint returns what paint draws over each of the covered modules of p (placement positions),
+// in e.painted; nil for a cover drawn light (paint nil).
+func (e *encoder) paint(p *plan, covered []int32, paint CoverPaint) []uint8 {
+	if paint == nil {
+		return nil
+	}
+	e.painted = e.painted[:0]
+	n := symbolSize(p.version)
+	for _, i := range covered {
+		idx := p.order[i]
+		word := int(idx) >> 6
+		light, dark := paint(n, word/p.rows*64+int(idx)&63, word%p.rows-pad)
+		var b uint8
+		if light {
+			b |= paintLight
+		}
+		if dark {
+			b |= paintDark
+		}
+		e.painted = append(e.painted, b)
+	}
+	return e.painted
+}
+
+// coverAllows returns the data masks (bit m for mask m) under which the cover, drawn as paint
+// says (nil: light), damages no block of the symbol in e.matrix beyond maxCoverShare of what it
+// can correct. It uses e.damage and e.painted as scratch.
+func (e *encoder) coverAllows(p *plan, l Level, c square, paint CoverPaint) (allowed uint8) {
 	covered := p.covered(c)
+	painted := e.paint(p, covered, paint)
 	budget := int(maxCoverShare * float64(correctable(p.version, l)))
 	blocks := int(eccBlocks[l.rank()][p.version])
 	total := totalCodewords(p.version)
 	for m := range 8 {
 		e.damage = resize(e.damage, blocks)
 		lastWord, worst := -1, 0
-		for _, i := range covered {
+		for j, i := range covered {
 			k := int(i) / 8
 			if k >= total || k == lastWord {
 				continue // a remainder bit, or a codeword already counted
 			}
-			if idx := p.order[i]; !bit(e.matrix, int(idx)) != !bit(p.mask[m], int(idx)) {
+			idx := p.order[i]
+			dark := !bit(e.matrix, int(idx)) != !bit(p.mask[m], int(idx))
+			wrong := dark // drawn light
+			if painted != nil {
+				wrong = dark && painted[j]&paintLight != 0 || !dark && painted[j]&paintDark != 0
+			}
+			if wrong {
 				lastWord = k
 				b := blockOf(k, p.version, l)
 				e.damage[b]++

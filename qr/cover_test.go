@@ -73,18 +73,26 @@ func TestCorrectable(t *testing.T) {
 // damage counts, for each block, the codewords that differ between s and s with its cover
 // drawn light: read module by module from both, unmasked, along the placement order.
 func damage(s *Symbol) []int {
-	p := planFor(s.version)
 	first, side := s.Cover()
+	return drawnDamage(s, func(x, y int) bool {
+		in := x >= first && x < first+side && y >= first && y < first+side
+		return s.Dark(x, y) && !in
+	})
+}
+
+// drawnDamage counts, for each block, the codewords that differ between s and s as drawn (dark
+// says each module's colour): read module by module from both, unmasked, along the placement
+// order.
+func drawnDamage(s *Symbol, drawn func(x, y int) bool) []int {
+	p := planFor(s.version)
 	counts := make([]int, eccBlocks[s.level.rank()][s.version])
 	for k := range totalCodewords(s.version) {
 		var plain, covered byte
 		for _, idx := range p.order[8*k : 8*k+8] {
 			word := int(idx) >> 6
 			x, y := word/p.rows*64+int(idx)&63, word%p.rows-pad
-			d := s.Dark(x, y)
-			plain = plain<<1 | b2u(d)
-			in := x >= first && x < first+side && y >= first && y < first+side
-			covered = covered<<1 | b2u(d && !in)
+			plain = plain<<1 | b2u(s.Dark(x, y))
+			covered = covered<<1 | b2u(drawn(x, y))
 		}
 		if plain != covered {
 			counts[blockOf(k, s.version, s.level)]++
@@ -206,5 +214,58 @@ func TestCoverDeterministic(t *testing.T) {
 		if a.mask != b.mask || a.version != b.version || a.level != b.level {
 			t.Fatal("different symbols")
 		}
+	}
+}
+
+// TestCoverPaint encodes texts with a cover that the renderer paints with a picture of its own
+// (Options.CoverPaint): a dark ring, a light inside and a split centre. Read with the picture
+// drawn in its worst form (a split module the opposite of what it holds), every block keeps
+// half its correction capacity and every symbol decodes (gozxing) to its text; and the encoder chose another mask or version than a light pad's when
+// the picture would have broken that one.
+func TestCoverPaint(t *testing.T) {
+	paint := func(n, x, y int) (light, dark bool) {
+		first, side := logoSquare(n)
+		ring := x == first || y == first || x == first+side-1 || y == first+side-1
+		centre := x == n/2 && y == n/2
+		return !ring || centre, ring || centre
+	}
+	r := rand.New(rand.NewPCG(31, 18004))
+	differs := 0
+	for _, n := range []int{20, 60, 120, 300, 500} {
+		for range 4 {
+			text := randomClassText(r, textClasses[2].set, n) // bytes
+			s, err := Encode(text, Options{Level: M, Cover: logoSquare, CoverPaint: paint})
+			if err != nil {
+				t.Fatalf("%d: %v", n, err)
+			}
+			pad, _ := Encode(text, Options{Level: M, Cover: logoSquare})
+			if pad.mask != s.mask || pad.version != s.version {
+				differs++
+			}
+			first, side := s.Cover()
+			drawn := func(x, y int) bool {
+				if x < first || x >= first+side || y < first || y >= first+side {
+					return s.Dark(x, y)
+				}
+				light, dark := paint(s.Size(), x, y)
+				if light && dark {
+					return !s.Dark(x, y)
+				}
+				return dark || !light && s.Dark(x, y)
+			}
+			budget := int(maxCoverShare * float64(correctable(s.version, s.level)))
+			for b, d := range drawnDamage(s, drawn) {
+				if d > budget {
+					t.Fatalf("%d bytes, %d-%s: block %d has %d damaged codewords, budget %d", n, s.version, s.level, b, d, budget)
+				}
+			}
+			got, err := qrtest.Decode(s.Size(), drawn)
+			if err != nil || got != text {
+				t.Fatalf("%d bytes, %d-%s: the painted symbol reads %q, %v", n, s.version, s.level, got, err)
+			}
+		}
+	}
+	if differs == 0 {
+		t.Error("the picture never changed the encoder's choice: CoverPaint is not read")
 	}
 }

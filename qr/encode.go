@@ -20,6 +20,10 @@ type Options struct {
 	// each block can correct (see maxCoverShare): among the masks that do, it takes the one with
 	// the fewest penalty points, and when no mask does, the next larger version.
 	Cover func(n int) (first, side int)
+	// CoverPaint, with Cover, says what the renderer draws over each module of the cover; nil
+	// when it draws the whole cover light (a logo's pad). A codeword counts as damaged where
+	// a module's colour is not what is drawn over it.
+	CoverPaint CoverPaint
 	// NoECI leaves out the ECI designator that otherwise declares non-ASCII text UTF-8, for a
 	// payload format that names its character set itself and whose readers may not expect an
 	// ECI, such as the EPC payment code (its third line says UTF-8). The bytes are UTF-8 still.
@@ -112,7 +116,8 @@ type encoder struct {
 	matrixT        []uint64 // matrix, transposed
 	cand, candT    []uint64 // a masked candidate and its transpose
 	transposeBlock [64]uint64
-	damage         []int // damaged codewords per block
+	damage         []int   // damaged codewords per block
+	painted        []uint8 // what CoverPaint draws over each covered module (paintLight, paintDark)
 }
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
@@ -181,7 +186,7 @@ func (e *encoder) symbol(v int, l Level, mask int, c square) *Symbol {
 	e.layCodewords(v, l)
 	p := Prepared{version: v, level: l, masks: allMasks, cover: c}
 	if mask < 0 && c.side > 0 {
-		if p.masks = e.coverAllows(planFor(v), l, c); p.masks == 0 {
+		if p.masks = e.coverAllows(planFor(v), l, c, nil); p.masks == 0 {
 			return nil
 		}
 	}

@@ -90,7 +90,7 @@ func (e *encoder) prepare(text string, opts Options) (Prepared, error) {
 			return p, nil
 		}
 		e.place(p)
-		if p.masks = e.coverAllows(planFor(v), p.level, p.cover); p.masks != 0 {
+		if p.masks = e.coverAllows(planFor(v), p.level, p.cover, opts.CoverPaint); p.masks != 0 {
 			return p, nil
 		}
 		if v == maxVersion {

@@ -40,7 +40,8 @@ const (
 
 // ErrCrossNotCovered is the error of the Swiss cross on a symbol not encoded for it: the cross
 // hides the modules of SwissCrossCover, which the symbol's error correction must spare, so the
-// symbol must come from qr.Encode with qr.Options{Cover: SwissCrossCover}.
+// symbol must come from qr.Encode with qr.Options{Cover: SwissCrossCover, CoverPaint:
+// SwissCrossPaint}.
 var ErrCrossNotCovered = errors.New("render: the Swiss cross needs a symbol encoded with qr.Options{Cover: render.SwissCrossCover}")
 
 // ErrCrossCorners is the error of the Swiss cross with rounded corners: the guideline's Swiss
@@ -57,6 +58,50 @@ func SwissCrossCover(n int) (first, side int) {
 	beyond := (7*n - 46 + 91) / 92 // ⌈(7n − 46)/92⌉
 	side = 2*beyond + 1
 	return (n - side) / 2, side
+}
+
+// SwissCrossPaint says what the Swiss cross draws over the module (x, y) of a symbol of n
+// modules a side (a qr.CoverPaint), judged on the module's central half, where a reader samples
+// it (a sliver of the cross along a module's edge is not read): light where some of it is under
+// the white border or the white cross, dark where some is under the black square outside the
+// cross, neither outside the cross. A module under both counts as wrong whatever it holds, so
+// the encoder, given it with SwissCrossCover, keeps error correction to spare for every codeword
+// a reader may misread.
+func SwissCrossPaint(n, x, y int) (light, dark bool) {
+	r := crossRects(n)
+	cell := crossRect{float64(x) + .25, float64(y) + .25, .5, .5}
+	outer, black, bars := r[0], r[1], r[2:]
+	if in, ok := cell.meet(outer); ok {
+		light = !in.within(black)
+	}
+	for _, bar := range bars {
+		if _, ok := cell.meet(bar); ok {
+			light = true
+		}
+	}
+	if in, ok := cell.meet(black); ok {
+		dark = !in.within(bars[0]) && !in.within(bars[1])
+	}
+	return light, dark
+}
+
+// sliver is the width, in modules, below which a strip of the cross over a module's sampled
+// half is not read: a 16th of a module.
+const sliver = 1.0 / 16
+
+// meet returns the part of a that b covers, and whether it is more than a sliver both across
+// and down.
+func (a crossRect) meet(b crossRect) (crossRect, bool) {
+	x0, y0 := max(a.x, b.x), max(a.y, b.y)
+	x1, y1 := min(a.x+a.w, b.x+b.w), min(a.y+a.h, b.y+b.h)
+	return crossRect{x0, y0, x1 - x0, y1 - y0}, x1-x0 > sliver && y1-y0 > sliver
+}
+
+// within reports whether a lies inside b, but for a sliver along its sides. A rectangle lies
+// inside the white cross, two bars, only when it lies inside one of them: one that reaches
+// beyond the bars' common square both across and down holds a corner outside both.
+func (a crossRect) within(b crossRect) bool {
+	return a.x >= b.x-sliver && a.y >= b.y-sliver && a.x+a.w <= b.x+b.w+sliver && a.y+a.h <= b.y+b.h+sliver
 }
 
 // SwissPageSide returns the side, in points, of the page of a Swiss QR Code of n modules a side

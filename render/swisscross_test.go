@@ -30,7 +30,7 @@ func swissText(t testing.TB, v int) (string, *qr.Symbol) {
 	base := "SPC\n0200\n1\nCH4431999123000889012\nS\nRobert Schneider AG\nRue du Lac\n1268\n2501\nBiel\nCH\n"
 	for n := 1; n < 2000; n++ {
 		text := strings.Repeat(base, n/len(base)+1)[:n]
-		s, err := qr.Encode(text, qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: SwissCrossCover})
+		s, err := qr.Encode(text, qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: SwissCrossCover, CoverPaint: SwissCrossPaint})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,10 +45,12 @@ func swissText(t testing.TB, v int) (string, *qr.Symbol) {
 	return "", nil
 }
 
-// swissVersions are the versions the tests sample: the smallest (version 1 cannot spare the
-// cross's 5×5 modules at level M, so a Swiss QR Code is of version 2 at least), those whose cross
-// covers the central alignment pattern (7 to 13), and up to the guideline's largest, 25.
-var swissVersions = []int{2, 5, 7, 10, 13, 17, 20, 25}
+// swissVersions are the versions the tests sample: a small one (a QR-bill's payload, some 90
+// bytes at the least, needs version 5 or more; shorter texts make some smaller ones, but
+// version 3 cannot spare at level M what the cross paints, SwissCrossPaint), those
+// whose cross covers the central alignment pattern (7 to 13), and up to the guideline's largest,
+// 25.
+var swissVersions = []int{4, 5, 7, 10, 13, 17, 20, 25}
 
 // TestSwissCrossCover: the cover is the least square of whole modules, centred, that holds the
 // cross's 7/46 of the symbol's side.
@@ -280,4 +282,45 @@ func TestSwissCrossRefusals(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSwissCrossPaint holds SwissCrossPaint to the cross sampled on a fine grid (64 points a
+// module) over the central half of each module of the cover: what it paints is found there, and
+// what is found at least a sliver inside that half, it paints; for every version 1 to 25.
+func TestSwissCrossPaint(t *testing.T) {
+	for v := 1; v <= SwissMaxVersion; v++ {
+		n := 4*v + 17
+		first, side := SwissCrossCover(n)
+		for y := first; y < first+side; y++ {
+			for x := first; x < first+side; x++ {
+				light, dark := SwissCrossPaint(n, x, y)
+				seenLight, seenDark := sampleCross(n, x, y, .25)
+				innerLight, innerDark := sampleCross(n, x, y, .25+sliver)
+				if light && !seenLight || dark && !seenDark || innerLight && !light || innerDark && !dark {
+					t.Fatalf("version %d, module (%d, %d): paint light %v dark %v; sampled %v %v, inside %v %v",
+						v, x, y, light, dark, seenLight, seenDark, innerLight, innerDark)
+				}
+			}
+		}
+	}
+}
+
+// sampleCross returns whether the cross of a symbol of n modules shows white or black at some
+// point of a grid of 64 points a module over module (x, y) less inset on each side.
+func sampleCross(n, x, y int, inset float64) (light, dark bool) {
+	r := crossRects(n)
+	in := func(c crossRect, px, py float64) bool { return px > c.x && px < c.x+c.w && py > c.y && py < c.y+c.h }
+	for px := float64(x) + inset; px < float64(x+1)-inset; px += 1.0 / 64 {
+		for py := float64(y) + inset; py < float64(y+1)-inset; py += 1.0 / 64 {
+			switch {
+			case in(r[2], px, py) || in(r[3], px, py):
+				light = true
+			case in(r[1], px, py):
+				dark = true
+			case in(r[0], px, py):
+				light = true
+			}
+		}
+	}
+	return light, dark
 }

@@ -70,14 +70,15 @@ func swissOptions(r *api.Request, o *render.Options) {
 // require: at level M exactly, its text UTF-8 (the guideline's character set) without the ECI
 // designator, which the guideline does not ask for and which the Swiss banking apps, reading
 // UTF-8 bytes, do not need; and with the modules under the Swiss cross covered
-// (render.SwissCrossCover), so that error correction spares them. Prepare and Symbol refuse a
+// (render.SwissCrossCover) as the cross paints them (render.SwissCrossPaint: its black square
+// damages light modules too), so that error correction spares them. Prepare and Symbol refuse a
 // version above 25 (render.SwissMaxVersion).
 func Encoding(r *api.Request) qr.Options {
 	switch r.Payload.Type {
 	case payload.EPC:
 		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true}
 	case payload.SwissQR:
-		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: render.SwissCrossCover}
+		return qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: render.SwissCrossCover, CoverPaint: render.SwissCrossPaint}
 	}
 	o := qr.Options{Level: level(r.ECC)}
 	if r.Logo == api.LogoBanana {

@@ -117,7 +117,7 @@ func TestSwissVersionCap(t *testing.T) {
 	var at25, above string
 	for n := len(swissSample); n < 2000 && above == ""; n += 4 {
 		text := (swissSample + strings.Repeat("x", n))[:n]
-		s, err := qr.Encode(text, qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: render.SwissCrossCover})
+		s, err := qr.Encode(text, qr.Options{Level: qr.M, NoBoost: true, NoECI: true, Cover: render.SwissCrossCover, CoverPaint: render.SwissCrossPaint})
 		if err != nil {
 			t.Fatal(err)
 		}
