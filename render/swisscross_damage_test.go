@@ -16,8 +16,8 @@ import (
 // the module itself outside the 7 mm square), and a block's damage is its codewords that differ
 // from the symbol's. Every block must stay within half of what it corrects (ISO/IEC 18004:2015
 // 7.5.2: half its error correction codewords), the share the encoder spares for a cover. (The
-// encoder counts what SwissCrossPaint says the cross draws over any part of a module, which
-// holds more than a reader's sample at the centre: this measures it from outside.)
+// encoder counts what SwissCrossPaint says the cross draws over the central half of a module,
+// more than a reader's sample at the centre: this measures it from outside.)
 func TestSwissCrossDamage(t *testing.T) {
 	worstShare, versions := 0.0, map[int]bool{}
 	base := "SPC\n0200\n1\nCH4431999123000889012\nS\nRobert Schneider AG\nRue du Lac\n1268\n2501\nBiel\nCH\n"
