@@ -4,16 +4,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // Tests of the bitcoin type (BIP 321): the published vectors byte for byte, the address and
@@ -382,23 +379,9 @@ func TestBitcoinScan(t *testing.T) {
 func TestBitcoinScanExternal(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg")
 	qrtest.NeedZXingCPP(t)
-	dir := t.TempDir()
 	texts, symbols := bitcoinSymbols(t)
 	vectors := readBitcoinVectors(t)
-	var files []string
-	for i, s := range symbols {
-		o := render.Defaults()
-		o.Size = 800
-		png, err := render.PNG(s, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
+	files := pngFiles(t, symbols, 800)
 	zbar, zxing := qrtest.Zbarimg(t, files), qrtest.ZXingCPP(t, files)
 	for i, f := range files {
 		for reader, got := range map[string]string{"zbarimg": zbar[f], "zxing-cpp": zxing[f]} {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // Tests of the emvco type (EMV QRCPS Merchant-Presented Mode 1.1, with the pix and promptpay
@@ -459,28 +456,10 @@ func TestScanEMVCo(t *testing.T) {
 func TestScanEMVCoExternal(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg")
 	qrtest.NeedZXingCPP(t)
-	dir := t.TempDir()
 	texts, symbols := emvcoSymbols(t)
-	var files []string
-	for i, s := range symbols {
-		o := render.Defaults()
-		o.Size = 640
-		png, err := render.PNG(s, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
+	files := pngFiles(t, symbols, 640)
 	zbar, zxing := qrtest.Zbarimg(t, files), qrtest.ZXingCPP(t, files)
-	out, err := exec.Command(python, append([]string{"-c", zxingBytesScript}, files...)...).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	zxingBytes := strings.Split(strings.TrimSpace(string(out)), "\n")
+	zxingBytes := zxingBytes(t, files)
 	for i, text := range texts {
 		f := files[i]
 		for reader, got := range map[string]string{"zbarimg": zbar[f], "zxing-cpp": zxing[f]} {

@@ -2,15 +2,12 @@ package payload
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // scanExtensionRequests are requests of each extension type, with the escaping, folding, time
@@ -87,28 +84,10 @@ for path in sys.argv[1:]:
 func TestScanExtensionsExternal(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg")
 	qrtest.NeedZXingCPP(t)
-	dir := t.TempDir()
 	ps, ss := scanExtensionSymbols(t)
-	var files []string
-	for i := range ps {
-		o := render.Defaults()
-		o.Size = 640
-		png, err := render.PNG(ss[i], o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
+	files := pngFiles(t, ss, 640)
 	zbar, zxing := qrtest.Zbarimg(t, files), qrtest.ZXingCPP(t, files)
-	out, err := exec.Command(python, append([]string{"-c", zxingBytesScript}, files...)...).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	zxingBytes := strings.Split(strings.TrimSpace(string(out)), "\n")
+	zxingBytes := zxingBytes(t, files)
 	for i, p := range ps {
 		f := files[i]
 		if want := fmt.Sprintf("%x", p.Text); zxingBytes[i] != want {

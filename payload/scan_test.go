@@ -1,14 +1,10 @@
 package payload
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // scanRequests are requests of every type, ASCII and not (which needs the ECI).
@@ -66,26 +62,15 @@ func TestScan(t *testing.T) {
 func TestScanExternal(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg")
 	qrtest.NeedZXingCPP(t)
-	dir := t.TempDir()
-	var files []string
 	payloads := scanPayloads(t)
+	symbols := make([]*qr.Symbol, len(payloads))
 	for i, p := range payloads {
-		s, err := qr.Encode(p.Text, qr.Options{Level: qr.M})
-		if err != nil {
+		var err error
+		if symbols[i], err = qr.Encode(p.Text, qr.Options{Level: qr.M}); err != nil {
 			t.Fatal(err)
 		}
-		o := render.Defaults()
-		o.Size = 512
-		png, err := render.PNG(s, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
 	}
+	files := pngFiles(t, symbols, 512)
 	zbar, zxing := qrtest.Zbarimg(t, files), qrtest.ZXingCPP(t, files)
 	for i, p := range payloads {
 		f := files[i]

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -389,26 +388,8 @@ func TestSwissQRScanExternal(t *testing.T) {
 	qrtest.NeedZXingCPP(t)
 	qrtest.NeedWeChat(t)
 	texts, symbols := swissSymbols(t)
-	dir := t.TempDir()
-	var files []string
-	for i := range texts {
-		o := render.Defaults()
-		o.Size = 800
-		png, err := render.PNG(symbols[i], o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
-	out, err := exec.Command(python, append([]string{"-c", zxingBytesScript}, files...)...).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	zxingBytes := strings.Split(strings.TrimSpace(string(out)), "\n")
+	files := pngFiles(t, symbols, 800)
+	zxingBytes := zxingBytes(t, files)
 	wechat := qrtest.WeChat(t, files)
 	for i, text := range texts {
 		raw, err := exec.Command("zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", files[i]).Output()

@@ -13,7 +13,6 @@ import (
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
-	"github.com/bananaqr/bananaqr/render"
 )
 
 // paymentVector is a published vector of a payment type (testdata/<type>/vectors.json): where
@@ -219,36 +218,25 @@ func TestUPIAccepts(t *testing.T) {
 }
 
 // encodePayloads encodes each payload at level M, as the service encodes a payment type's
-// payload, and draws it as a PNG in dir; it returns the symbols and the files.
-func encodePayloads(t *testing.T, dir string, payloads []string) ([]*qr.Symbol, []string) {
+// payload, and draws it as a PNG (pngFiles); it returns the symbols and the files.
+func encodePayloads(t *testing.T, payloads []string) ([]*qr.Symbol, []string) {
 	t.Helper()
 	var symbols []*qr.Symbol
-	var files []string
-	for i, p := range payloads {
+	for _, p := range payloads {
 		s, err := qr.Encode(p, qr.Options{Level: qr.M})
 		if err != nil {
 			t.Fatalf("%q: %v", p, err)
 		}
-		o := render.Defaults()
-		o.Size = 640
-		png, err := render.PNG(s, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("%02d.png", i))
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		symbols, files = append(symbols, s), append(files, name)
+		symbols = append(symbols, s)
 	}
-	return symbols, files
+	return symbols, pngFiles(t, symbols, 640)
 }
 
 // readBack reads each payload's symbol back with gozxing always, and with zbar and zxing-cpp
 // when they are installed (always in CI): the bytes must be the payload's, and check parses
 // what was read field by field.
 func readBack(t *testing.T, requests []*Request, payloads []string, check func(*testing.T, *Request, string)) {
-	symbols, files := encodePayloads(t, t.TempDir(), payloads)
+	symbols, files := encodePayloads(t, payloads)
 	for i, s := range symbols {
 		got, err := qrtest.Decode(s.Size(), s.Dark)
 		if err != nil || got != payloads[i] {
