@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,4 +67,15 @@ func TestListening(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.line, got, c.want)
 		}
 	}
+}
+
+// buildBinary builds bananaqr into a folder of t's and returns its path, for the tests that run
+// the binary itself (signals, rlimits, every line it writes).
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bananaqr")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

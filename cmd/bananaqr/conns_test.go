@@ -23,10 +23,7 @@ func TestExpensesIdleConnections(t *testing.T) {
 		t.Skip("opens 300 connections")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	_, addr := startCommand(t, exec.Command("sh", "-c", `ulimit -n 256 && exec "$0" "$@"`, bin,
 		"expenses", "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "e.db")))
 

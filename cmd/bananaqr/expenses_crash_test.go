@@ -64,10 +64,7 @@ func sumMinor(t *testing.T, amounts ...string) int64 {
 // there with all its shares, and that no expense lacks any.
 func TestExpensesCrash(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	db := filepath.Join(dir, "expenses.db")
 	for _, name := range []string{"Anna", "Ben"} {
 		if out, err := exec.Command(bin, "expenses", "user", "add", name, "--db", db).CombinedOutput(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +20,7 @@ import (
 // it wrote to stderr is a JSON object; and that a start that fails (PostgreSQL unreachable)
 // says so in JSON too.
 func TestExpensesLogAllJSON(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	for _, engine := range []struct {
 		name    string
 		storage func(*testing.T) []string

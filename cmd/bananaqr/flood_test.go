@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,10 +27,7 @@ func TestConnectionFlood(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens 3,000 connections")
 	}
-	bin := filepath.Join(t.TempDir(), "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	cmd, addr := startCommand(t, exec.Command("sh", "-c", `ulimit -n 2048 && exec "$0" "$@"`, bin,
 		"serve", "--addr", "127.0.0.1:0", "--log-format", "json", "--rate-limit", "0"))
 

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +17,7 @@ import (
 // included (they came as "redis: 2026/11/26 … pool.go:770: …" lines of the standard log
 // package).
 func TestServeLogAllJSON(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	var log logtest.Buffer
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--log-format", "json", "--redis-url", "redis://127.0.0.1:1")
 	cmd.Stderr = &log

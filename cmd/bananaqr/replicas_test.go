@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,10 +27,7 @@ func startProcess(t *testing.T, bin string, args ...string) string {
 // caller's 60 codes a minute hold across both, under 200 parallel requests too.
 func TestReplicaProcesses(t *testing.T) {
 	redisURL := testenv.RedisURL(t)
-	bin := filepath.Join(t.TempDir(), "bananaqr")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	args := []string{"--redis-url", redisURL, "--trusted-proxies", "127.0.0.1"}
 	replicas := []string{startProcess(t, bin, args...), startProcess(t, bin, args...)}
 	get := func(replica int, caller string) int {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -64,13 +65,23 @@ const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 // servedTraced runs the server of c, asks it for a code with a traceparent, stops it, and
 // returns its log.
 func servedTraced(t *testing.T, c serveConfig) string {
+	return tracedRequest(t, "/api/qr-code.svg?text=traced", func(ctx context.Context, log io.Writer, ready func(net.Addr)) int {
+		return runServer(ctx, c, log, ready)
+	})
+}
+
+// tracedRequest runs a server (serve, which calls ready with its address and returns its exit
+// status once ctx is done), GETs path from it with the caller's traceparent, stops it, checks
+// that it exits 0 and that every line of its log is JSON, and returns the log.
+func tracedRequest(t *testing.T, path string, serve func(ctx context.Context, log io.Writer, ready func(net.Addr)) int) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addrs := make(chan net.Addr, 1)
 	exit := make(chan int, 1)
 	var log logtest.Buffer
-	go func() { exit <- runServer(ctx, c, &log, func(a net.Addr) { addrs <- a }) }()
-	req, _ := http.NewRequest("GET", "http://"+(<-addrs).String()+"/api/qr-code.svg?text=traced", nil)
+	go func() { exit <- serve(ctx, &log, func(a net.Addr) { addrs <- a }) }()
+	req, _ := http.NewRequest("GET", "http://"+(<-addrs).String()+path, nil)
 	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -93,32 +104,16 @@ func servedTraced(t *testing.T, c serveConfig) string {
 // request, the child of the caller's span, and logs its trace id.
 func TestExpensesServeTracing(t *testing.T) {
 	collector := otlptest.NewCollector(t)
-	db := filepath.Join(t.TempDir(), "e.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	addrs := make(chan net.Addr, 1)
-	exit := make(chan int, 1)
-	var log logtest.Buffer
-	args := []string{"--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--otlp-endpoint", collector.URL}
-	go func() {
-		exit <- expensesServe(ctx, args, func(string) string { return "" }, &log, func(a net.Addr) { addrs <- a })
-	}()
-	req, _ := http.NewRequest("GET", "http://"+(<-addrs).String()+"/healthz", nil)
-	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	cancel()
-	if code := <-exit; code != 0 {
-		t.Fatalf("exit %d:\n%s", code, log.String())
-	}
+	args := []string{"--db", filepath.Join(t.TempDir(), "e.db"), "--addr", "127.0.0.1:0", "--log-format", "json", "--otlp-endpoint", collector.URL}
+	log := tracedRequest(t, "/healthz", func(ctx context.Context, log io.Writer, ready func(net.Addr)) int {
+		return expensesServe(ctx, args, func(string) string { return "" }, log, ready)
+	})
 	spans := collector.Spans()
 	if len(spans) != 1 || spans[0].Name != "GET /healthz" || hex.EncodeToString(spans[0].TraceId) != traceID ||
 		collector.Service("GET /healthz") != "bananaqr-expenses" {
 		t.Errorf("spans %v, want GET /healthz of the caller's trace, from bananaqr-expenses", spans)
 	}
-	if !strings.Contains(log.String(), `"trace_id":"`+traceID+`"`) {
-		t.Errorf("no trace_id in the log:\n%s", log.String())
+	if !strings.Contains(log, `"trace_id":"`+traceID+`"`) {
+		t.Errorf("no trace_id in the log:\n%s", log)
 	}
 }
