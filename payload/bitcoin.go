@@ -2,16 +2,6 @@ package payload
 
 import "strings"
 
-// The codes of the bitcoin type's own rules (HTTP 400, the client's mistake).
-const (
-	// ReasonInvalidBitcoinAddress: an address that is neither Base58Check (P2PKH 1…, P2SH 3…)
-	// nor segwit bech32/bech32m (bc1…) with a right checksum, or one of another network.
-	ReasonInvalidBitcoinAddress Reason = "INVALID_BITCOIN_ADDRESS"
-	// ReasonInvalidLightningInvoice: a lightning value that is not a mainnet BOLT 11 invoice
-	// (bech32 with a right checksum, lnbc and an amount, the data part's layout).
-	ReasonInvalidLightningInvoice Reason = "INVALID_LIGHTNING_INVOICE"
-)
-
 // bitcoinMaxAmount is the most bitcoins an amount may ask: the 21 million there will ever be.
 // BIP 321 sets no limit; the reference implementation (rust-bitcoin's
 // bitcoin-payment-instructions) refuses more.

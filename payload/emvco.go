@@ -15,27 +15,6 @@ import (
 // Thailand's PromptPay (the Bank of Thailand's Thai QR Code, as the widely used promptpay-qr
 // library writes it).
 
-// The codes of the emvco type's own rules. INVALID_CURRENCY and INVALID_MERCHANT_CATEGORY are
-// the generic codes declared beside the upi type (ReasonInvalidCurrency,
-// ReasonInvalidMerchantCategory); INVALID_COUNTRY is generic too: other payment types may need
-// it under the same code.
-const (
-	// ReasonInvalidKey is an emvco key that its scheme does not take: a Pix key that is no CPF,
-	// CNPJ, e-mail, +55 phone number or random key (or whose check digits are wrong), a PromptPay
-	// id that is no Thai mobile number, tax id or e-wallet id, or a merchant account of other
-	// characters than MPM's.
-	ReasonInvalidKey Reason = "INVALID_KEY"
-	// ReasonInvalidScheme is an emvco scheme that is neither pix, promptpay nor a globally unique
-	// identifier (an AID, a UUID or a reverse domain name, MPM 4.7.11.2).
-	ReasonInvalidScheme Reason = "INVALID_SCHEME"
-	// ReasonInvalidCountry is a country that is not an ISO 3166-1 alpha-2 code, or not the one
-	// the scheme's country (BR for pix, TH for promptpay).
-	ReasonInvalidCountry Reason = "INVALID_COUNTRY"
-	// ReasonUnsupportedField is a field that the chosen kind of code has no place for: an
-	// emvco message outside the pix scheme.
-	ReasonUnsupportedField Reason = "UNSUPPORTED_FIELD"
-)
-
 // The limits of MPM's data objects (Table 3.6, Table 3.7, Table 4.2) and of Pix's.
 const (
 	emvcoMaxValue      = 99 // any data object's value (MPM 3.2, 4.4.1.2)

@@ -33,7 +33,21 @@ const (
 	ReasonInvalidBIC        Reason = "INVALID_BIC"        // epc: a BIC that is not 8 or 11 characters of ISO 9362's form
 	ReasonInvalidAmount     Reason = "INVALID_AMOUNT"     // epc: an amount that is not 0.01 to 999999999.99 with at most 2 decimals
 	ReasonInvalidReference  Reason = "INVALID_REFERENCE"  // epc: a reference that is not an ISO 11649 creditor reference with right check digits
-	ReasonValueTooLong      Reason = "VALUE_TOO_LONG"     // epc: a name over 70 or a remittance over 140 characters
+	ReasonValueTooLong      Reason = "VALUE_TOO_LONG"     // epc and the payment types: a value longer than its standard allows
+
+	// The codes of the payment types (swissqr, emvco, upi, spayd, bitcoin), beside the codes
+	// above that they share (INVALID_IBAN, INVALID_AMOUNT, INVALID_REFERENCE, VALUE_TOO_LONG …).
+	ReasonInvalidCurrency         Reason = "INVALID_CURRENCY"          // a currency the type does not take (swissqr: CHF or EUR; upi: INR; emvco, spayd: ISO 4217)
+	ReasonInvalidCountry          Reason = "INVALID_COUNTRY"           // a country that is not ISO 3166-1 alpha-2, or not the emvco preset's (BR, TH)
+	ReasonInvalidBillInformation  Reason = "INVALID_BILL_INFORMATION"  // swissqr: bill information that is not "//" and coded information
+	ReasonInvalidKey              Reason = "INVALID_KEY"               // emvco: a Pix key, PromptPay id or merchant account the scheme does not take
+	ReasonInvalidScheme           Reason = "INVALID_SCHEME"            // emvco: neither pix, promptpay nor a globally unique identifier (MPM 4.7.11.2)
+	ReasonInvalidMerchantCategory Reason = "INVALID_MERCHANT_CATEGORY" // emvco, upi: a merchant category code that is not 4 digits (ISO 18245)
+	ReasonUnsupportedField        Reason = "UNSUPPORTED_FIELD"         // a field the kind of code has no place for (an emvco message outside pix)
+	ReasonInvalidVPA              Reason = "INVALID_VPA"               // upi: a payee address that is not handle@psp
+	ReasonInvalidSymbol           Reason = "INVALID_SYMBOL"            // spayd: a variable, specific or constant symbol that is not 1 to 10 digits
+	ReasonInvalidBitcoinAddress   Reason = "INVALID_BITCOIN_ADDRESS"   // bitcoin: not Base58Check (1…, 3…) nor bech32/bech32m (bc1…) with a right checksum, or of another network
+	ReasonInvalidLightningInvoice Reason = "INVALID_LIGHTNING_INVOICE" // bitcoin: not a mainnet BOLT 11 invoice with a right checksum
 )
 
 // Error is a payload error: the request field at fault, a stable code, and for people a message

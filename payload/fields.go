@@ -21,6 +21,21 @@ var TypeFields = map[Type]Fields{
 	Geo:   {Required: []string{"latitude", "longitude"}, Optional: []string{"altitude"}},
 	Event: {Required: []string{"summary", "start"}, Optional: []string{"end", "location", "description"}},
 	EPC:   {Required: []string{"name", "iban"}, Optional: []string{"bic", "amount", "reference", "remittance"}},
+	// The debtor's address is optional as a whole: given, debtorName, debtorPostalCode,
+	// debtorCity and debtorCountry are required with it. A QR-IBAN requires reference.
+	SwissQR: {Required: []string{"name", "iban", "postalCode", "city", "country", "currency"},
+		Optional: []string{"street", "buildingNumber", "amount", "reference", "message", "billInformation",
+			"debtorName", "debtorStreet", "debtorBuildingNumber", "debtorPostalCode", "debtorCity", "debtorCountry"}},
+	// Country and currency are required for a scheme other than pix and promptpay, whose
+	// countries and currencies they are by default; name and city may be left out for promptpay
+	// only; message is pix's description.
+	EMVCo: {Required: []string{"scheme", "key", "name", "city"},
+		Optional: []string{"country", "currency", "amount", "merchantCategory", "postalCode", "reference", "message"}},
+	UPI: {Required: []string{"vpa", "name"}, Optional: []string{"amount", "currency", "merchantCategory", "reference", "message"}},
+	SPAYD: {Required: []string{"iban"}, Optional: []string{"bic", "amount", "currency", "name", "reference", "dueDate", "message",
+		"variableSymbol", "specificSymbol", "constantSymbol"}},
+	// Address may be left out when lightning is given.
+	Bitcoin: {Required: []string{"address"}, Optional: []string{"amount", "label", "message", "lightning"}},
 }
 
 // String lists the fields as "ssid, password; security, hidden optional".

@@ -37,7 +37,10 @@ var knownReasons = map[Reason]bool{
 	ReasonInvalidText: true, ReasonInvalidURL: true, ReasonInvalidSSID: true, ReasonInvalidSecurity: true,
 	ReasonInvalidPassword: true, ReasonInvalidEmail: true, ReasonInvalidPhone: true, ReasonPayloadTooLarge: true,
 	ReasonInvalidCoordinate: true, ReasonInvalidDate: true, ReasonInvalidIBAN: true, ReasonInvalidBIC: true, ReasonInvalidAmount: true,
-	ReasonInvalidReference: true, ReasonValueTooLong: true,
+	ReasonInvalidReference: true, ReasonValueTooLong: true, ReasonInvalidCurrency: true, ReasonInvalidCountry: true,
+	ReasonInvalidBillInformation: true, ReasonInvalidKey: true, ReasonInvalidScheme: true, ReasonInvalidMerchantCategory: true,
+	ReasonUnsupportedField: true, ReasonInvalidVPA: true, ReasonInvalidSymbol: true, ReasonInvalidBitcoinAddress: true,
+	ReasonInvalidLightningInvoice: true,
 }
 
 // uriChars are the characters an http(s) URL may hold once normalised (RFC 3986 2.2, 2.3, and %).

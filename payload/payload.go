@@ -45,7 +45,7 @@ const (
 
 // Types lists the payload types in the order the API documents them: the spec's six, then the
 // bananaqr extensions.
-var Types = []Type{URL, WiFi, VCard, Email, SMS, Text, Tel, Geo, Event, EPC}
+var Types = []Type{URL, WiFi, VCard, Email, SMS, Text, Tel, Geo, Event, EPC, SwissQR, EMVCo, UPI, SPAYD, Bitcoin}
 
 // typeList is Types as hints list them.
 var typeList = JoinWords(Types, "or")
@@ -78,7 +78,7 @@ func PrivateTypes() []Type {
 
 // Private reports whether payloads of type t hold what must not be echoed: credentials, contact
 // details, addresses and messages, and so are the extensions' phone numbers, locations, events
-// and bank accounts. Only url and text are public.
+// and bank accounts and the payment types' payees. Only url and text are public.
 func (t Type) Private() bool { return t != URL && t != Text }
 
 // MaxLen is the most characters (Unicode code points) that data, text and a generated payload
@@ -259,6 +259,16 @@ func buildFields(t Type, r *Request) (text string, warnings []Warning, err error
 		text, err = buildEvent(r)
 	case EPC:
 		text, err = buildEPC(r)
+	case SwissQR:
+		text, err = buildSwissQR(r)
+	case EMVCo:
+		text, err = buildEMVCo(r)
+	case UPI:
+		text, err = buildUPI(r)
+	case SPAYD:
+		text, err = buildSPAYD(r)
+	case Bitcoin:
+		text, err = buildBitcoin(r)
 	}
 	return text, warnings, err
 }

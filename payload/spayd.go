@@ -8,10 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// ReasonInvalidSymbol is a spayd variable, specific or constant symbol (X-VS, X-SS, X-KS) that
-// is not 1 to 10 digits.
-const ReasonInvalidSymbol Reason = "INVALID_SYMBOL"
-
 // The limits of a SPAYD's values (SPAYD 1.0, the Czech Banking Association's "Formát pro sdílení
 // platebních údajů v rámci tuzemského platebního styku v CZK prostřednictvím QR kódů", the
 // table of keys), in characters of the value before escaping.

@@ -9,18 +9,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// The codes of the Swiss QR Code's own rules (SIX Swiss Implementation Guidelines for the
-// QR-bill, version 2.3: "IG 2.3" below, its elements named as there). INVALID_CURRENCY is
-// generic, declared here for every payment type that refuses a currency (upi and spayd use it);
-// the generic INVALID_COUNTRY (ReasonInvalidCountry) is declared beside the emvco type.
-const (
-	// ReasonInvalidCurrency: a currency the type does not take (swissqr: CHF or EUR only).
-	ReasonInvalidCurrency Reason = "INVALID_CURRENCY"
-	// ReasonInvalidBillInformation: swissqr bill information that is not "//" and coded
-	// information.
-	ReasonInvalidBillInformation Reason = "INVALID_BILL_INFORMATION"
-)
-
 // Limits of the Swiss QR Code (IG 2.3: its data elements, and the whole code).
 const (
 	// SwissQRMaxBytes is the most bytes a Swiss QR Code's payload may have: what version 25 at

@@ -7,17 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// The codes of the upi type's rules. INVALID_MERCHANT_CATEGORY is generic: emvco may need the
-// same rule under the same code. (upi and spayd also refuse a currency with
-// ReasonInvalidCurrency, INVALID_CURRENCY, declared with the swissqr type.)
-const (
-	// ReasonInvalidVPA is a upi payee address (vpa) that is not handle@psp of the characters and
-	// lengths buildUPI allows.
-	ReasonInvalidVPA Reason = "INVALID_VPA"
-	// ReasonInvalidMerchantCategory is a merchant category code that is not 4 digits (ISO 18245).
-	ReasonInvalidMerchantCategory Reason = "INVALID_MERCHANT_CATEGORY"
-)
-
 // The limits of a UPI link's fields. NPCI's UPI Linking Specifications (version 1.6, November
 // 2017, section 1.2 "Link Specification and Parameters") give each parameter's data type
 // (String), whether it is mandatory and the UPI API field it maps to, but no lengths; the
