@@ -2,10 +2,8 @@ package payload
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 
@@ -17,50 +15,19 @@ import (
 // invoice checks against the BIPs' and BOLT 11's own vectors, one refusal per rule, and the
 // payloads read back by QR readers and parsed field by field.
 
-// bitcoinVector is a vector of testdata/bitcoin/vectors.json.
-type bitcoinVector struct {
-	Name, Source string
-	Input        struct{ Address, Amount, Label, Message, Lightning string }
-	Expected     string
-}
-
-// request returns the vector's request.
-func (v bitcoinVector) request() *Request {
-	in := v.Input
-	return &Request{Type: Bitcoin, Address: in.Address, Amount: in.Amount, Label: in.Label, Message: in.Message, Lightning: in.Lightning}
-}
-
-// readBitcoinVectors reads testdata/bitcoin/vectors.json; every vector must name its source.
-func readBitcoinVectors(t *testing.T) []bitcoinVector {
-	t.Helper()
-	data, err := os.ReadFile("testdata/bitcoin/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct{ Vectors []bitcoinVector }
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	if len(file.Vectors) < 10 {
-		t.Fatalf("%d vectors", len(file.Vectors))
-	}
-	for _, v := range file.Vectors {
-		if v.Source == "" || v.Name == "" {
-			t.Fatalf("vector %q has no source", v.Name)
-		}
-	}
-	return file.Vectors
-}
-
 // TestBitcoinVectors builds each vector byte for byte and parses it back field by field.
 func TestBitcoinVectors(t *testing.T) {
-	for _, v := range readBitcoinVectors(t) {
+	vectors := readPaymentVectors(t, Bitcoin).Build
+	if len(vectors) < 10 {
+		t.Fatalf("%d vectors", len(vectors))
+	}
+	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) {
-			got, err := buildBitcoin(v.request())
+			got, err := buildBitcoin(v.request(t))
 			if err != nil || got != v.Expected {
 				t.Fatalf("got %q, %v\nwant %q", got, err, v.Expected)
 			}
-			wantBitcoinFields(t, got, v.request())
+			wantBitcoinFields(t, got, v.request(t))
 		})
 	}
 }
@@ -349,7 +316,7 @@ func TestBitcoinErrors(t *testing.T) {
 func bitcoinSymbols(t *testing.T) ([]string, []*qr.Symbol) {
 	var texts []string
 	var symbols []*qr.Symbol
-	for _, v := range readBitcoinVectors(t) {
+	for _, v := range readPaymentVectors(t, Bitcoin).Build {
 		s, err := qr.Encode(v.Expected, qr.Options{Level: qr.M})
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
@@ -363,14 +330,14 @@ func bitcoinSymbols(t *testing.T) ([]string, []*qr.Symbol) {
 // URI read back field by field.
 func TestBitcoinScan(t *testing.T) {
 	texts, symbols := bitcoinSymbols(t)
-	vectors := readBitcoinVectors(t)
+	vectors := readPaymentVectors(t, Bitcoin).Build
 	for i, s := range symbols {
 		got, err := qrtest.Decode(s.Size(), s.Dark)
 		if err != nil || got != texts[i] {
 			t.Errorf("%q decoded as %q, %v", texts[i], got, err)
 			continue
 		}
-		wantBitcoinFields(t, got, vectors[i].request())
+		wantBitcoinFields(t, got, vectors[i].request(t))
 	}
 }
 
@@ -380,7 +347,7 @@ func TestBitcoinScanExternal(t *testing.T) {
 	qrtest.NeedTools(t, "zbarimg")
 	qrtest.NeedZXingCPP(t)
 	texts, symbols := bitcoinSymbols(t)
-	vectors := readBitcoinVectors(t)
+	vectors := readPaymentVectors(t, Bitcoin).Build
 	files := pngFiles(t, symbols, 800)
 	zbar, zxing := qrtest.Zbarimg(t, files), qrtest.ZXingCPP(t, files)
 	for i, f := range files {
@@ -389,7 +356,7 @@ func TestBitcoinScanExternal(t *testing.T) {
 				t.Errorf("%s read %q as %q", reader, texts[i], got)
 				continue
 			}
-			wantBitcoinFields(t, got, vectors[i].request())
+			wantBitcoinFields(t, got, vectors[i].request(t))
 		}
 	}
 }
@@ -398,12 +365,12 @@ func TestBitcoinScanExternal(t *testing.T) {
 // alphanumeric mode for them, so the unified QR code (an address, an amount, a label, a message
 // and an invoice) takes a smaller symbol than the same URI in lower case.
 func TestBitcoinUpperCaseSmaller(t *testing.T) {
-	for _, v := range readBitcoinVectors(t) {
+	for _, v := range readPaymentVectors(t, Bitcoin).Build {
 		if v.Name != "unified QR" {
 			continue
 		}
-		lower := strings.NewReplacer(strings.ToUpper(v.Input.Address), v.Input.Address,
-			strings.ToUpper(v.Input.Lightning), v.Input.Lightning).Replace(v.Expected)
+		address, lightning := v.Input["address"], v.Input["lightning"]
+		lower := strings.NewReplacer(strings.ToUpper(address), address, strings.ToUpper(lightning), lightning).Replace(v.Expected)
 		upper, err1 := qr.Encode(v.Expected, qr.Options{Level: qr.M, NoBoost: true})
 		low, err2 := qr.Encode(lower, qr.Options{Level: qr.M, NoBoost: true})
 		if err1 != nil || err2 != nil || lower == v.Expected || upper.Version() >= low.Version() {

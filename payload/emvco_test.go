@@ -1,10 +1,8 @@
 package payload
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,67 +17,23 @@ import (
 // published payloads bananaqr does not build (with templates it does not write) parsed and
 // their CRC checked, every refusal, and reading the codes back with gozxing, zbar and zxing-cpp.
 
-// emvcoInput is the fields of an emvco vector, by their API names.
-type emvcoInput struct {
-	Scheme, Key, Name, City, Country, Currency, Amount, Reference, Message string
-	MerchantCategory, PostalCode                                           string
-}
-
-// request returns in as a Request.
-func (in emvcoInput) request() *Request {
-	return &Request{Type: EMVCo, Scheme: in.Scheme, Key: in.Key, Name: in.Name, City: in.City, Country: in.Country,
-		Currency: in.Currency, Amount: in.Amount, Reference: in.Reference, Message: in.Message,
-		MerchantCategory: in.MerchantCategory, PostalCode: in.PostalCode}
-}
-
-// emvcoVectors is testdata/emvco/vectors.json: payloads to build from fields, and published
-// payloads to parse into their data objects (by path: "59", "26.01").
-type emvcoVectors struct {
-	Build []struct {
-		Name, Source string
-		Input        emvcoInput
-		Expected     string
-	}
-	Parse []struct {
-		Name, Source, Payload string
-		Fields                map[string]string
-	}
-}
-
-func readEMVCoVectors(t *testing.T) emvcoVectors {
-	t.Helper()
-	data, err := os.ReadFile("testdata/emvco/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v emvcoVectors
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	if len(v.Build) == 0 || len(v.Parse) == 0 {
-		t.Fatal("no vectors")
-	}
-	return v
-}
-
 // TestEMVCoVectors builds each vector byte for byte, then parses the payload back and checks
 // each field the request gave against its data object.
 func TestEMVCoVectors(t *testing.T) {
-	for _, v := range readEMVCoVectors(t).Build {
-		if v.Source == "" {
-			t.Errorf("%s: no source", v.Name)
-		}
-		got, err := buildEMVCo(v.Input.request())
+	for _, v := range readPaymentVectors(t, EMVCo).Build {
+		r := v.request(t)
+		got, err := buildEMVCo(r)
 		if err != nil || got != v.Expected {
 			t.Errorf("%s: got %q, %v\nwant %q", v.Name, got, err, v.Expected)
 			continue
 		}
-		checkEMVCoFields(t, v.Name, v.Input, got)
+		checkEMVCoFields(t, v.Name, r, got)
 	}
 }
 
-// checkEMVCoFields parses payload and checks that it carries what in asked, object by object.
-func checkEMVCoFields(t *testing.T, name string, in emvcoInput, payload string) {
+// checkEMVCoFields parses payload and checks that it carries what the request in asked, object
+// by object.
+func checkEMVCoFields(t *testing.T, name string, in *Request, payload string) {
 	t.Helper()
 	objects, err := parseEMVCo(payload)
 	if err != nil {
@@ -122,7 +76,11 @@ func checkEMVCoFields(t *testing.T, name string, in emvcoInput, payload string) 
 // and checks their CRC with the builder's CRC function: over UTF-8 bytes for EMVCo's Chinese
 // merchant name.
 func TestEMVCoParseVectors(t *testing.T) {
-	for _, v := range readEMVCoVectors(t).Parse {
+	parse := readPaymentVectors(t, EMVCo).Parse
+	if len(parse) == 0 {
+		t.Fatal("no payloads to parse")
+	}
+	for _, v := range parse {
 		objects, err := parseEMVCo(v.Payload)
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
@@ -144,9 +102,8 @@ func TestEMVCoParseVectors(t *testing.T) {
 // EMV merchant-presented payload, and that one with a wrong CRC, or text that merely begins
 // like one, is not.
 func TestEMVCoPayload(t *testing.T) {
-	v := readEMVCoVectors(t)
 	payloads := emvcoPayloads(t)
-	for _, p := range v.Parse {
+	for _, p := range readPaymentVectors(t, EMVCo).Parse {
 		payloads = append(payloads, p.Payload)
 	}
 	for _, p := range payloads {
@@ -408,7 +365,7 @@ func TestEMVCoParserRefuses(t *testing.T) {
 // emvcoPayloads returns the payload of each build vector.
 func emvcoPayloads(t *testing.T) []string {
 	var texts []string
-	for _, v := range readEMVCoVectors(t).Build {
+	for _, v := range readPaymentVectors(t, EMVCo).Build {
 		texts = append(texts, v.Expected)
 	}
 	return texts

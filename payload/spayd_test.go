@@ -72,11 +72,11 @@ func checkSPAYDFields(t *testing.T, r *Request, text string) {
 
 // TestSPAYDVectors builds each published vector byte for byte and parses it back field by field.
 func TestSPAYDVectors(t *testing.T) {
-	for _, v := range readPaymentVectors(t, "spayd") {
-		r := paymentRequest(t, SPAYD, v.Input)
+	for _, v := range readPaymentVectors(t, SPAYD).Build {
+		r := v.request(t)
 		got, err := buildSPAYD(r)
 		if err != nil || got != v.Expected {
-			t.Errorf("%v (%s):\n got %q, %v\nwant %q", v.Input, v.Source, got, err, v.Expected)
+			t.Errorf("%s (%s):\n got %q, %v\nwant %q", v.Name, v.Source, got, err, v.Expected)
 			continue
 		}
 		checkSPAYDFields(t, r, got)
@@ -160,8 +160,8 @@ func TestSPAYDAccepts(t *testing.T) {
 func TestSPAYDReadBack(t *testing.T) {
 	var requests []*Request
 	var payloads []string
-	for _, v := range readPaymentVectors(t, "spayd") {
-		requests, payloads = append(requests, paymentRequest(t, SPAYD, v.Input)), append(payloads, v.Expected)
+	for _, v := range readPaymentVectors(t, SPAYD).Build {
+		requests, payloads = append(requests, v.request(t)), append(payloads, v.Expected)
 	}
 	readBack(t, requests, payloads, checkSPAYDFields)
 }

@@ -1,12 +1,9 @@
 package payload
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,62 +17,15 @@ import (
 // refusal's code and field, the size limit, and reading the codes back with gozxing, zbar,
 // zxing-cpp and OpenCV's WeChat detector, parsed field by field.
 
-// swissVector is a vector of testdata/swissqr/vectors.json.
-type swissVector struct {
-	Name     string            `json:"name"`
-	Source   string            `json:"source"`
-	Input    map[string]string `json:"input"`
-	Expected string            `json:"expected"`
-}
-
-// swissRequestField returns the Request field of an API field name that swissqr reads.
-func swissRequestField(r *Request, name string) *string {
-	return map[string]*string{
-		"iban": &r.IBAN, "name": &r.Name, "street": &r.Street, "buildingNumber": &r.BuildingNumber,
-		"postalCode": &r.PostalCode, "city": &r.City, "country": &r.Country, "amount": &r.Amount, "currency": &r.Currency,
-		"debtorName": &r.DebtorName, "debtorStreet": &r.DebtorStreet, "debtorBuildingNumber": &r.DebtorBuildingNumber,
-		"debtorPostalCode": &r.DebtorPostalCode, "debtorCity": &r.DebtorCity, "debtorCountry": &r.DebtorCountry,
-		"reference": &r.Reference, "message": &r.Message, "billInformation": &r.BillInformation,
-	}[name]
-}
-
-// swissVectors reads the vectors and their requests.
-func swissVectors(t *testing.T) ([]swissVector, []*Request) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "swissqr", "vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		SwissQR []swissVector `json:"swissqr"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	var reqs []*Request
-	for _, v := range file.SwissQR {
-		r := &Request{Type: SwissQR}
-		for k, value := range v.Input {
-			f := swissRequestField(r, k)
-			if f == nil {
-				t.Fatalf("%s: unknown field %q", v.Name, k)
-			}
-			*f = value
-		}
-		reqs = append(reqs, r)
-	}
-	if len(reqs) < 5 {
-		t.Fatalf("%d vectors", len(reqs))
-	}
-	return file.SwissQR, reqs
-}
-
 // TestSwissQRVectors builds each vector byte for byte, and parses it back to its fields.
 func TestSwissQRVectors(t *testing.T) {
-	vectors, reqs := swissVectors(t)
-	for i, v := range vectors {
+	vectors := readPaymentVectors(t, SwissQR).Build
+	if len(vectors) < 5 {
+		t.Fatalf("%d vectors", len(vectors))
+	}
+	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) {
-			got, err := buildSwissQR(reqs[i])
+			got, err := buildSwissQR(v.request(t))
 			if err != nil || got != v.Expected {
 				t.Fatalf("got %q, %v\nwant %q (%s)", got, err, v.Expected, v.Source)
 			}
@@ -287,7 +237,7 @@ func TestSwissQRAccepts(t *testing.T) {
 		input := map[string]string{}
 		for _, k := range []string{"iban", "name", "street", "buildingNumber", "postalCode", "city", "country", "amount", "currency",
 			"debtorName", "debtorPostalCode", "debtorCity", "debtorCountry", "reference", "message", "billInformation"} {
-			input[k] = *swissRequestField(r, k)
+			input[k] = requestField(t, r, k).String()
 		}
 		checkSwissFields(t, got, input)
 	}
@@ -352,7 +302,7 @@ func TestSwissQRLimit(t *testing.T) {
 // swissSymbols encodes the vectors' payloads as the service should: level M exactly, no ECI
 // (the coding type says UTF-8), version 25 at most.
 func swissSymbols(t *testing.T) ([]string, []*qr.Symbol) {
-	vectors, _ := swissVectors(t)
+	vectors := readPaymentVectors(t, SwissQR).Build
 	var texts []string
 	var symbols []*qr.Symbol
 	for _, v := range vectors {
@@ -426,10 +376,7 @@ func FuzzSwissQR(f *testing.F) {
 		input := map[string]string{"iban": iban, "name": name, "street": street, "postalCode": postalCode, "city": city, "country": "CH",
 			"amount": amount, "currency": currency, "reference": reference, "message": message, "billInformation": bill,
 			"debtorName": name, "debtorPostalCode": postalCode, "debtorCity": city, "debtorCountry": "LI"}
-		r := &Request{Type: SwissQR}
-		for k, v := range input {
-			*swissRequestField(r, k) = v
-		}
+		r := newRequest(t, SwissQR, input)
 		got, err := buildSwissQR(r)
 		if err != nil {
 			var e *Error

@@ -1,12 +1,9 @@
 package payload
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,51 +11,6 @@ import (
 	"github.com/bananaqr/bananaqr/internal/qrtest"
 	"github.com/bananaqr/bananaqr/qr"
 )
-
-// paymentVector is a published vector of a payment type (testdata/<type>/vectors.json): where
-// it comes from, the request's fields by their API names, and the payload.
-type paymentVector struct {
-	Source   string
-	Input    map[string]string
-	Expected string
-}
-
-// readPaymentVectors reads testdata/<dir>/vectors.json.
-func readPaymentVectors(t *testing.T, dir string) []paymentVector {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", dir, "vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []paymentVector
-	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vs {
-		if v.Source == "" || v.Expected == "" {
-			t.Fatalf("%s: a vector without source or payload: %+v", dir, v)
-		}
-	}
-	return vs
-}
-
-// paymentRequest returns the request of type typ with the fields of in, by their API names.
-func paymentRequest(t *testing.T, typ Type, in map[string]string) *Request {
-	t.Helper()
-	r := &Request{Type: typ}
-	fields := map[string]*string{"vpa": &r.VPA, "name": &r.Name, "amount": &r.Amount, "currency": &r.Currency,
-		"message": &r.Message, "reference": &r.Reference, "merchantCategory": &r.MerchantCategory, "iban": &r.IBAN,
-		"bic": &r.BIC, "dueDate": &r.DueDate, "variableSymbol": &r.VariableSymbol, "specificSymbol": &r.SpecificSymbol,
-		"constantSymbol": &r.ConstantSymbol}
-	for k, v := range in {
-		p, ok := fields[k]
-		if !ok {
-			t.Fatalf("unknown field %q", k)
-		}
-		*p = v
-	}
-	return r
-}
 
 // wantError checks that err is an *Error of the reason and field, with a message and a hint
 // that quote no private value (of 4 characters or more: shorter ones may be words).
@@ -133,11 +85,11 @@ func checkUPIFields(t *testing.T, r *Request, text string) {
 
 // TestUPIVectors builds each published vector byte for byte and parses it back field by field.
 func TestUPIVectors(t *testing.T) {
-	for _, v := range readPaymentVectors(t, "upi") {
-		r := paymentRequest(t, UPI, v.Input)
+	for _, v := range readPaymentVectors(t, UPI).Build {
+		r := v.request(t)
 		got, err := buildUPI(r)
 		if err != nil || got != v.Expected {
-			t.Errorf("%v (%s):\n got %q, %v\nwant %q", v.Input, v.Source, got, err, v.Expected)
+			t.Errorf("%s (%s):\n got %q, %v\nwant %q", v.Name, v.Source, got, err, v.Expected)
 			continue
 		}
 		checkUPIFields(t, r, got)
@@ -265,8 +217,8 @@ func readBack(t *testing.T, requests []*Request, payloads []string, check func(*
 func TestUPIReadBack(t *testing.T) {
 	var requests []*Request
 	var payloads []string
-	for _, v := range readPaymentVectors(t, "upi") {
-		requests, payloads = append(requests, paymentRequest(t, UPI, v.Input)), append(payloads, v.Expected)
+	for _, v := range readPaymentVectors(t, UPI).Build {
+		requests, payloads = append(requests, v.request(t)), append(payloads, v.Expected)
 	}
 	readBack(t, requests, payloads, checkUPIFields)
 }
