@@ -80,12 +80,15 @@ func TestMCPToolList(t *testing.T) {
 	want := []string{"type", "url", "text", "ssid", "password", "security", "hidden", "name", "organization", "jobTitle", "phone",
 		"email", "website", "to", "subject", "message", "latitude", "longitude", "altitude", "summary", "start", "end",
 		"location", "description", "iban", "bic", "amount", "reference", "remittance",
+		"currency", "country", "city", "postalCode", "street", "buildingNumber", "debtorName", "debtorStreet",
+		"debtorBuildingNumber", "debtorPostalCode", "debtorCity", "debtorCountry", "billInformation", "scheme", "key",
+		"merchantCategory", "vpa", "dueDate", "variableSymbol", "specificSymbol", "constantSymbol", "address", "label", "lightning",
 		"color", "background", "logo", "corners", "size", "ecc", "margin"}
 	if !sameSet(names, want) || schema.Type != "object" || !reflect.DeepEqual(schema.Required, []string{"type"}) {
 		t.Errorf("properties %v, required %v", names, schema.Required)
 	}
 	for name, want := range map[string]string{
-		"type": `["url","wifi","vcard","email","sms","text","tel","geo","event","epc"]`, "security": `["WPA","WEP","nopass","WPA2","WPA3"]`,
+		"type": `["url","wifi","vcard","email","sms","text","tel","geo","event","epc","swissqr","emvco","upi","spayd","bitcoin"]`, "security": `["WPA","WEP","nopass","WPA2","WPA3"]`,
 		"logo": `["none","banana"]`, "corners": `["square","rounded"]`, "ecc": `["L","M","Q","H"]`,
 	} {
 		if got, _ := json.Marshal(schema.Properties[name]["enum"]); string(got) != want {

@@ -163,7 +163,7 @@ func TestToolsList(t *testing.T) {
 	if err := json.Unmarshal(schema.Properties["type"], &typ); err != nil {
 		t.Fatalf("unmarshal: %v", err)
 	}
-	if want := []string{"url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc"}; !slices.Equal(typ.Enum, want) {
+	if want := []string{"url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc", "swissqr", "emvco", "upi", "spayd", "bitcoin"}; !slices.Equal(typ.Enum, want) {
 		t.Errorf("type's enum %q, want %q", typ.Enum, want)
 	}
 	if len(f.callers) != 0 {
@@ -288,7 +288,7 @@ func TestCallErrors(t *testing.T) {
 		{"format", `{"type":"text","text":"x","format":"svg"}`, nil,
 			api.ErrorOf(api.NewError(api.ReasonUnknownField, "format", "Remove format; generate_qr always returns a PNG.", "generate_qr takes no format")).Body(), false},
 		{"no type", `{"text":"x"}`, nil,
-			api.ErrorOf(api.NewError(payload.ReasonMissingField, "type", "Add type: url, wifi, vcard, email, sms, text, tel, geo, event or epc, with its fields.", "type is required")).Body(), false},
+			api.ErrorOf(api.NewError(payload.ReasonMissingField, "type", "Add type: url, wifi, vcard, email, sms, text, tel, geo, event, epc, swissqr, emvco, upi, spayd or bitcoin, with its fields.", "type is required")).Body(), false},
 		{"wrong type", `{"type":"text","text":"x","size":"big"}`, nil,
 			api.ErrorOf(api.NewError(api.ReasonWrongType, "size", "Send size as a JSON integer.", "size must be a JSON integer")).Body(), false},
 		{"generate's api error", `{"type":"text","text":"x"}`,

@@ -23,7 +23,7 @@ type Input struct {
 	Security string `json:"security,omitempty" jsonschema:"type wifi: WPA (also for WPA2 and WPA3), WEP, or nopass for an open network."`
 	Hidden   bool   `json:"hidden,omitempty" jsonschema:"type wifi: true when the network does not broadcast its name."`
 
-	Name         string `json:"name,omitempty" jsonschema:"type vcard: the contact's name, such as Anna Müller or Müller, Anna. type epc: the beneficiary's name, 1 to 70 characters on one line."`
+	Name         string `json:"name,omitempty" jsonschema:"type vcard: the contact's name, such as Anna Müller or Müller, Anna. type epc: the beneficiary's name, 1 to 70 characters on one line. type swissqr: the creditor's name, at most 70 characters. type emvco: the merchant's name, at most 25 ASCII characters (not needed for promptpay). type upi: the payee's name. type spayd: the recipient's name, at most 35 characters, optional."`
 	Organization string `json:"organization,omitempty" jsonschema:"type vcard: the company."`
 	JobTitle     string `json:"jobTitle,omitempty" jsonschema:"type vcard: the job title."`
 	Phone        string `json:"phone,omitempty" jsonschema:"type vcard: a phone number. type sms: the number to text, type tel: the number to call; 3 to 15 digits with an optional leading +; spaces, ( ) . - / are fine."`
@@ -32,7 +32,7 @@ type Input struct {
 
 	To      string `json:"to,omitempty" jsonschema:"type email: the recipient's address."`
 	Subject string `json:"subject,omitempty" jsonschema:"type email: the subject, one line."`
-	Message string `json:"message,omitempty" jsonschema:"type email: the body. type sms: the text."`
+	Message string `json:"message,omitempty" jsonschema:"type email: the body. type sms: the text. type swissqr: the message to the payee (with billInformation at most 140 characters). type emvco: the description, for scheme pix only. type upi: the note (tn), at most 50 characters. type spayd: the message (MSG), at most 60 characters. type bitcoin: the message."`
 
 	// The bananaqr extensions (tel, geo, event, epc). The numbers take a JSON number or a
 	// string; inputSchema gives them both types.
@@ -46,11 +46,38 @@ type Input struct {
 	Location    string `json:"location,omitempty" jsonschema:"type event: where it takes place."`
 	Description string `json:"description,omitempty" jsonschema:"type event: details."`
 
-	IBAN       string `json:"iban,omitempty" jsonschema:"type epc: the beneficiary's IBAN of a SEPA country, spaces allowed; check digits are verified."`
-	BIC        string `json:"bic,omitempty" jsonschema:"type epc: the bank's BIC, 8 or 11 characters; optional."`
-	Amount     any    `json:"amount,omitempty" jsonschema:"type epc: euros, 0.01 to 999999999.99, at most 2 decimals, such as 12.30; a number or a string, no currency sign or thousands separator. Optional: the payer types it."`
-	Reference  string `json:"reference,omitempty" jsonschema:"type epc: an ISO 11649 creditor reference such as RF18 5390 0754 7034 (checked); not with remittance."`
+	IBAN       string `json:"iban,omitempty" jsonschema:"type epc: the beneficiary's IBAN of a SEPA country, spaces allowed; check digits are verified. type swissqr: the creditor's IBAN or QR-IBAN (CH or LI); a QR-IBAN needs a QR reference. type spayd: the payee's IBAN."`
+	BIC        string `json:"bic,omitempty" jsonschema:"type epc and spayd: the bank's BIC, 8 or 11 characters; optional."`
+	Amount     any    `json:"amount,omitempty" jsonschema:"type epc: euros, 0.01 to 999999999.99, at most 2 decimals, such as 12.30; a number or a string, no currency sign or thousands separator. Optional: the payer types it. The payment types: in their currency (swissqr, upi, spayd: at most 2 decimals; emvco: the currency's decimals; bitcoin: bitcoins, at most 8 decimals, equal to the lightning invoice's amount when both are given). Never rounded."`
+	Reference  string `json:"reference,omitempty" jsonschema:"type epc: an ISO 11649 creditor reference such as RF18 5390 0754 7034 (checked); not with remittance. type swissqr: with a QR-IBAN, the QR reference of 27 digits (required, check digit verified); else a creditor reference (RF…) or nothing. type emvco: the reference label, at most 25 characters (pix: the txid, letters and digits). type upi: the transaction reference (tr). type spayd: the payer's reference (RF), at most 16 digits."`
 	Remittance string `json:"remittance,omitempty" jsonschema:"type epc: free text for the payee, 1 to 140 characters on one line; not with reference."`
+
+	// The payment types (swissqr, emvco, upi, spayd, bitcoin), beside name, iban, bic, amount,
+	// reference and message above.
+	Currency             string `json:"currency,omitempty" jsonschema:"type swissqr: CHF or EUR, required. type emvco: an ISO 4217 code such as SGD or 702, required for schemes other than pix (BRL) and promptpay (THB). type upi: INR only. type spayd: 3 letters, optional (CZK when left out)."`
+	Country              string `json:"country,omitempty" jsonschema:"type swissqr: the creditor's country, two letters such as CH, required. type emvco: the merchant's country, two letters, required for schemes other than pix (BR) and promptpay (TH)."`
+	City                 string `json:"city,omitempty" jsonschema:"type swissqr: the creditor's town, at most 35 characters, required. type emvco: the merchant's city, at most 15 ASCII characters (not needed for promptpay)."`
+	PostalCode           string `json:"postalCode,omitempty" jsonschema:"type swissqr: the creditor's postal code, required. type emvco: the merchant's postal code, optional."`
+	Street               string `json:"street,omitempty" jsonschema:"type swissqr: the creditor's street, optional."`
+	BuildingNumber       string `json:"buildingNumber,omitempty" jsonschema:"type swissqr: the creditor's building number, optional."`
+	DebtorName           string `json:"debtorName,omitempty" jsonschema:"type swissqr: the payer's name. The payer's address is optional; with any debtor field, debtorName, debtorPostalCode, debtorCity and debtorCountry are required."`
+	DebtorStreet         string `json:"debtorStreet,omitempty" jsonschema:"type swissqr: the payer's street, optional."`
+	DebtorBuildingNumber string `json:"debtorBuildingNumber,omitempty" jsonschema:"type swissqr: the payer's building number, optional."`
+	DebtorPostalCode     string `json:"debtorPostalCode,omitempty" jsonschema:"type swissqr: the payer's postal code."`
+	DebtorCity           string `json:"debtorCity,omitempty" jsonschema:"type swissqr: the payer's town."`
+	DebtorCountry        string `json:"debtorCountry,omitempty" jsonschema:"type swissqr: the payer's country, two letters."`
+	BillInformation      string `json:"billInformation,omitempty" jsonschema:"type swissqr: structured bill information, // and coded information such as //S1/10/10201409; optional."`
+	Scheme               string `json:"scheme,omitempty" jsonschema:"type emvco, required: pix (Brazil), promptpay (Thailand), or the globally unique identifier of another scheme."`
+	Key                  string `json:"key,omitempty" jsonschema:"type emvco, required: the Pix key (CPF, CNPJ, e-mail, +55 phone number or random key, checked), the PromptPay id (Thai mobile number, 13-digit tax id or 15-digit e-wallet id), or another scheme's merchant account."`
+	MerchantCategory     string `json:"merchantCategory,omitempty" jsonschema:"type emvco and upi: the merchant category code, 4 digits (ISO 18245), optional."`
+	VPA                  string `json:"vpa,omitempty" jsonschema:"type upi, required: the payee's UPI id, handle@psp such as shop@okhdfcbank."`
+	DueDate              string `json:"dueDate,omitempty" jsonschema:"type spayd: the due date, such as 2026-12-24, optional."`
+	VariableSymbol       string `json:"variableSymbol,omitempty" jsonschema:"type spayd: the variable symbol, 1 to 10 digits, optional."`
+	SpecificSymbol       string `json:"specificSymbol,omitempty" jsonschema:"type spayd: the specific symbol, 1 to 10 digits, optional."`
+	ConstantSymbol       string `json:"constantSymbol,omitempty" jsonschema:"type spayd: the constant symbol, 1 to 10 digits, optional."`
+	Address              string `json:"address,omitempty" jsonschema:"type bitcoin: the bitcoin address (1…, 3… or bc1…, checksum verified), required unless lightning is given."`
+	Label                string `json:"label,omitempty" jsonschema:"type bitcoin: the payee's label, optional."`
+	Lightning            string `json:"lightning,omitempty" jsonschema:"type bitcoin: a BOLT 11 Lightning invoice (lnbc…), optional."`
 
 	Color      string `json:"color,omitempty" jsonschema:"The dark modules' colour, RRGGBB with or without #; it must be clearly darker than background (its BT.601 luma at most 45% of the background's, 48 steps below it, and a contrast of 3:1), or the call fails with LOW_CONTRAST naming a readable colour."`
 	Background string `json:"background,omitempty" jsonschema:"The light modules' colour, RRGGBB with or without #."`
@@ -73,6 +100,7 @@ func inputSchema() *jsonschema.Schema {
 		b, _ := json.Marshal(v)
 		s.Properties[name].Default = b
 	}
+	exclusiveMin := func(name string, lo float64) { s.Properties[name].ExclusiveMinimum = &lo }
 	between := func(name string, lo, hi float64) {
 		s.Properties[name].Minimum, s.Properties[name].Maximum = &lo, &hi
 	}
@@ -119,7 +147,7 @@ func inputSchema() *jsonschema.Schema {
 	between("latitude", -90, 90)
 	between("longitude", -180, 180)
 	between("altitude", -100000, 100000)
-	between("amount", 0.01, 999999999.99)
+	exclusiveMin("amount", 0) // each type has its own range (bitcoin's starts at 1e-8)
 	s.Required = []string{"type"}
 	return s
 }
