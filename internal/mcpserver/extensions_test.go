@@ -10,7 +10,8 @@ import (
 )
 
 // TestCallExtensions: generate_qr makes codes of the bananaqr extension types (tel, geo, event,
-// epc), the numbers given as JSON numbers, reads each back, and repeats nothing private.
+// epc and the payment types), the numbers given as JSON numbers, reads each back, and repeats
+// nothing private.
 func TestCallExtensions(t *testing.T) {
 	f := &fakes{admit: true}
 	cs := session(t, f.config(), edge("198.51.100.3", "https://qr.example.com"))
@@ -20,6 +21,14 @@ func TestCallExtensions(t *testing.T) {
 		{`{"type":"event","summary":"Launch","start":"2026-12-24"}`, "BEGIN:VEVENT\r\nSUMMARY:Launch\r\nDTSTART;VALUE=DATE:20261224\r\nEND:VEVENT\r\n", "Launch"},
 		{`{"type":"epc","name":"Anna Example","iban":"DE89 3704 0044 0532 0130 00","amount":12.30,"remittance":"Invoice 7"}`,
 			"BCD\n002\n1\nSCT\n\nAnna Example\nDE89370400440532013000\nEUR12.3\n\n\nInvoice 7", "DE89"},
+		{`{"type":"swissqr","iban":"CH 53 8000 5000 0102 83664","name":"Jane","postalCode":"1000","city":"Lausanne","country":"CH","currency":"CHF"}`,
+			"SPC\r\n0200\r\n1\r\nCH5380005000010283664\r\nS\r\nJane\r\n\r\n\r\n1000\r\nLausanne\r\nCH\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\nCHF\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\nNON\r\n\r\n\r\nEPD", "Lausanne"},
+		{`{"type":"emvco","scheme":"pix","key":"123e4567-e12b-12d1-a456-426655440000","name":"Fulano de Tal","city":"BRASILIA"}`,
+			"00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D", "Fulano"},
+		{`{"type":"upi","vpa":"nadeem@npci","name":"nadeem chinna","amount":10}`, "upi://pay?pa=nadeem@npci&pn=nadeem%20chinna&am=10&cu=INR", "nadeem"},
+		{`{"type":"spayd","iban":"CZ2806000000000168540115","amount":450.00,"currency":"CZK","variableSymbol":"1234567890"}`,
+			"SPD*1.0*ACC:CZ2806000000000168540115*AM:450.00*CC:CZK*X-VS:1234567890", "0168540115"},
+		{`{"type":"bitcoin","address":"1andreas3batLhQa2FawWjeyjCqyBzypd","amount":0.0005}`, "bitcoin:1andreas3batLhQa2FawWjeyjCqyBzypd?amount=0.0005", "1andreas"},
 	} {
 		res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(c.args))
 		if _, text := mcptest.ImagePNG(t, res); text != c.payload {
