@@ -195,3 +195,36 @@ func TestSwissSize(t *testing.T) {
 		t.Errorf("PNG %d pixels wide, want 700", w)
 	}
 }
+
+// TestSwissCode runs Code, and Prepare and Make, on a swissqr request: the same level, cover and
+// geometry as swissCode's.
+func TestSwissCode(t *testing.T) {
+	r := swissRequest(swissSample, api.FormatPDF)
+	res, err := Code(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Release()
+	if s := res.Symbol; s.Level() != qr.M || s.Version() > render.SwissMaxVersion {
+		t.Errorf("level %s, version %d", s.Level(), s.Version())
+	}
+	first, side := res.Symbol.Cover()
+	if wantFirst, wantSide := render.SwissCrossCover(res.Symbol.Size()); first != wantFirst || side != wantSide {
+		t.Errorf("cover %d, %d", first, side)
+	}
+	if !bytes.Contains(res.PDF, []byte("/MediaBox [0 0 ")) || !res.Payload.Private {
+		t.Errorf("PDF or privacy: %.100s", res.PDF)
+	}
+	c, err := Prepare(&r) // a batch's way: the same symbol
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := c.Make()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer made.Release()
+	if !bytes.Equal(made.PDF, res.PDF) {
+		t.Error("Prepare and Make draw another PDF than Code")
+	}
+}
