@@ -45,6 +45,36 @@
     geo: { label: 'Location', article: 'a location', prompt: 'Fill in the latitude and longitude to see the code.', secret: 'The coordinates are' },
     event: { label: 'Calendar event', article: 'a calendar event', prompt: 'Type the event’s title and when it starts to see the code.', secret: 'The event’s details are' },
     epc: { label: 'SEPA payment (EPC)', article: 'a SEPA payment', prompt: 'Type the payee and the IBAN to see the code.', secret: 'The payee, the IBAN and the payment’s details are' },
+    swissqr: { label: 'Swiss QR-bill', article: 'a Swiss QR-bill', prompt: 'Fill in the payee, the IBAN and the payee’s postal code, town and country to see the code.', secret: 'The payee, the IBAN, the addresses and the bill’s details are' },
+    emvco: { label: 'EMV merchant payment', article: 'a merchant payment', prompt: 'Fill in the Pix key, the merchant and the city to see the code.', secret: 'The merchant’s key, name and the payment’s details are' },
+    upi: { label: 'UPI payment', article: 'a UPI payment', prompt: 'Type the UPI id and the payee to see the code.', secret: 'The UPI id, the payee and the payment’s details are' },
+    spayd: { label: 'Czech payment (SPAYD)', article: 'a Czech payment', prompt: 'Type the IBAN to see the code.', secret: 'The IBAN, the payee and the payment’s details are' },
+    bitcoin: { label: 'Bitcoin payment', article: 'a bitcoin payment', prompt: 'Type a bitcoin address or a Lightning invoice to see the code.', secret: 'The address, the invoice and the payment’s details are' },
+  };
+
+  // The EMV merchant code's schemes (payload/emvco.go, buildEMVCo): what the key is called and
+  // looks like, the currency of the amount, and the fields the scheme reads. Pix and PromptPay
+  // preset the country and the currency; only Pix carries a description (message); PromptPay
+  // codes go without the merchant's name and city.
+  const EMVCO_SCHEMES = {
+    pix: {
+      key: 'Pix key', placeholder: '123e4567-e12b-12d1-a456-426655440000', currency: 'BRL', message: true, named: true,
+      help: 'A CPF, CNPJ, e-mail address, +55 phone number or random key, as registered with the bank.',
+      reference: 'The Pix txid: up to 25 letters and digits.',
+      prompt: TYPES.emvco.prompt,
+    },
+    promptpay: {
+      key: 'PromptPay id', placeholder: '081 234 5678', currency: 'THB', message: false, named: false,
+      help: 'A Thai mobile number, a 13-digit national or tax id, or a 15-digit e-wallet id.',
+      reference: 'Up to 25 characters, for the merchant’s records.',
+      prompt: 'Type the PromptPay id to see the code.',
+    },
+    other: {
+      key: 'Merchant account', placeholder: 'MERCHANT-0042', currency: '', message: false, named: true,
+      help: 'The merchant’s account in the scheme, as the scheme gives it.',
+      reference: 'Up to 25 characters, for the merchant’s records.',
+      prompt: 'Fill in the scheme identifier, the merchant account, the merchant, the city, the country and the currency to see the code.',
+    },
   };
 
   // The downloads, each a button #download-<format>: the images, and the print files (PDF and
@@ -82,7 +112,7 @@
     sampleWait: null, // a refused sample's Retry-After: { until, err, status }
     contrastController: null, // the GET /api/contrast in flight
     cache: new Map(), // request → readAnswer's reading, the last few, so that going back costs no request
-    styleBeforeFixed: null, // the logo and ecc chosen before a type that fixes them locked them
+    styleBeforeFixed: {}, // the style values chosen before a type that fixes them locked them, by field
     started: false, // the form has been read from the settings link, if any
     keys: [], // the times of the last few inputs, for the typist's pace (typingPause)
     frameInView: null, // whether half the preview's frame is on screen (IntersectionObserver)
@@ -133,12 +163,13 @@
       body.size = Number(size.value);
     }
     body.corners = form.elements.namedItem('corners').value || 'square';
-    // A field the type's standard fixes (FIXED: an EPC code is level M without a logo) is not
-    // sent: the service would refuse any other value, and lockStyle shows why.
-    const fixed = FIXED[type] ? FIXED[type].style : {};
-    if (!('logo' in fixed)) body.logo = $('style-logo').checked ? 'banana' : 'none';
-    if (!('ecc' in fixed)) body.ecc = form.elements.namedItem('ecc').value || 'M';
+    body.logo = $('style-logo').checked ? 'banana' : 'none';
+    body.ecc = form.elements.namedItem('ecc').value || 'M';
     body.margin = Number($('style-margin').value);
+    // A field the type's standard fixes (FIXED: an EPC code is level M without a logo; a Swiss
+    // QR-bill's is black square modules on white too) is not sent: the service would refuse
+    // any other value, and lockStyle shows why.
+    for (const name of Object.keys(FIXED[type] ? FIXED[type].style : {})) delete body[name];
     return { type, body, missing, invalid };
   }
 
@@ -327,6 +358,10 @@
       const names = missing.map((el) => (el.id === 'wifi-ssid' ? 'the network name' : 'the password'));
       return `Fill in ${names.join(' and ')} to see the code.`;
     }
+    if (type === 'swissqr' && missing.every((el) => el.closest('#swissqr-debtor-fields'))) {
+      return 'Fill in the payer’s name, postal code, town and country, or untick “Add the payer’s address”.';
+    }
+    if (type === 'emvco') return EMVCO_SCHEMES[emvcoScheme()].prompt;
     return TYPES[type].prompt;
   }
 
@@ -586,6 +621,7 @@
     const q = new URLSearchParams(location.hash.slice(1));
     const type = q.get('type');
     if (!PUBLIC_TYPES.includes(type) || PRIVATE_TYPES.includes(type) || !q.has(type)) return false;
+    state.styleBeforeFixed = {}; // the link's style is the user's choice now, for every type
     $('type-' + type).checked = true;
     $(type === 'url' ? 'url-url' : 'text-text').value = q.get(type);
     const set = (id, value) => { if (value !== null) $(id).value = value; };
@@ -732,11 +768,14 @@
     return document.getElementById(`${type}-${field}`);
   }
 
-  // sentence makes an API message read as a sentence: a capital, and SSID/URL as people write
-  // them.
+  // The API's field names that are initials, as people write them.
+  const INITIALS = { ssid: 'SSID', url: 'URL', iban: 'IBAN', bic: 'BIC', vpa: 'UPI id' };
+
+  // sentence makes an API message read as a sentence: a capital, and a field name it starts
+  // with as people write it (SSID, IBAN; jobTitle is "Job title", debtorPostalCode "Debtor
+  // postal code").
   function sentence(message) {
-    let s = String(message || '');
-    s = inProse(s).replace(/^ssid\b/, 'SSID').replace(/^url\b/, 'URL').replace(/^jobTitle\b/, 'Job title').replace(/^iban\b/, 'IBAN').replace(/^bic\b/, 'BIC');
+    const s = inProse(message).replace(/^[a-z]+(?:[A-Z][a-z]*)*\b/, (word) => INITIALS[word] || word.replace(/[A-Z]/g, (c) => ' ' + c.toLowerCase()));
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 
@@ -966,32 +1005,56 @@
     updatePrivacy();
   }
 
+  // The style fields a type's standard may fix (FIXED), each with how to read and set its value
+  // as the request names it, and its controls (the first is the one the note describes).
+  const radioLock = (name, fieldset) => ({
+    get: () => form.elements.namedItem(name).value,
+    set: (value) => { form.elements.namedItem(name).value = value; },
+    controls: [$(fieldset)],
+  });
+  const colorLock = (name) => ({
+    get: () => $('style-' + name).value,
+    set: (value) => {
+      $('style-' + name).value = value;
+      syncColor(name, 'text');
+    },
+    controls: [$('style-' + name), $(`style-${name}-picker`)],
+  });
+  const STYLE_LOCKS = {
+    logo: { get: () => ($('style-logo').checked ? 'banana' : 'none'), set: (value) => { $('style-logo').checked = value !== 'none'; }, controls: [$('style-logo')] },
+    ecc: radioLock('ecc', 'style-ecc'),
+    corners: radioLock('corners', 'style-corners'),
+    color: colorLock('color'),
+    background: colorLock('background'),
+  };
+
   // lockStyle disables the style controls that the type's standard fixes (FIXED: for an EPC
-  // payment, the logo switch and the error correction, at no logo and M), showing them so and
-  // saying why; the user's own choices come back with any other type.
+  // payment, the logo switch and the error correction, at no logo and M; for a Swiss QR-bill,
+  // also the corners and the colours, square and black on white), showing them so and saying
+  // why; each field's own choice comes back when a type leaves it free again. The colour
+  // presets are disabled while either colour is fixed.
   function lockStyle(type) {
     const fixed = FIXED[type] || null;
     const style = fixed ? fixed.style : {};
-    const logo = $('style-logo');
-    const eccs = form.elements.namedItem('ecc');
-    if (fixed && !state.styleBeforeFixed) {
-      state.styleBeforeFixed = { logo: logo.checked, ecc: eccs.value };
-    } else if (!fixed && state.styleBeforeFixed) {
-      logo.checked = state.styleBeforeFixed.logo;
-      eccs.value = state.styleBeforeFixed.ecc;
-      state.styleBeforeFixed = null;
+    for (const [name, lock] of Object.entries(STYLE_LOCKS)) {
+      const locked = name in style;
+      if (locked && !(name in state.styleBeforeFixed)) state.styleBeforeFixed[name] = lock.get();
+      if (!locked && name in state.styleBeforeFixed) {
+        lock.set(state.styleBeforeFixed[name]);
+        delete state.styleBeforeFixed[name];
+      }
+      if (locked) lock.set(style[name]);
+      for (const el of lock.controls) el.disabled = locked;
+      const el = lock.controls[0];
+      const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== 'style-fixed-note');
+      if (locked) ids.push('style-fixed-note');
+      if (ids.length) el.setAttribute('aria-describedby', ids.join(' '));
+      else el.removeAttribute('aria-describedby');
     }
-    if ('logo' in style) logo.checked = style.logo !== 'none';
-    if ('ecc' in style) eccs.value = style.ecc;
+    for (const preset of document.querySelectorAll('.preset')) preset.disabled = 'color' in style || 'background' in style;
     const note = $('style-fixed-note');
     note.hidden = !fixed;
     note.textContent = fixed ? fixed.why.charAt(0).toUpperCase() + fixed.why.slice(1) + '.' : '';
-    for (const [el, name] of [[logo, 'logo'], [$('style-ecc'), 'ecc']]) {
-      el.disabled = name in style;
-      const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((id) => id && id !== 'style-fixed-note');
-      if (name in style) ids.push('style-fixed-note');
-      el.setAttribute('aria-describedby', ids.join(' '));
-    }
   }
 
   // setAllDay switches the event's start and end between date-times and dates (an all-day
@@ -1018,14 +1081,59 @@
       : `Times are in this browser’s time zone${zone ? ` (${zone})` : ''}, sent with their offset from UTC, so calendars anywhere show them right.`;
   }
 
+  // showFields shows or hides a group of a panel's fields; hidden, its controls are disabled,
+  // so that they are neither sent nor required.
+  function showFields(id, shown) {
+    const group = $(id);
+    group.hidden = !shown;
+    for (const el of group.querySelectorAll('input, textarea')) el.disabled = !shown;
+  }
+
+  // setRequired marks a control required or not, and shows its label's "(optional)" note
+  // (data-optional-note) when it is not.
+  function setRequired(el, required) {
+    el.toggleAttribute('data-required', required);
+    const note = el.labels[0] && el.labels[0].querySelector('[data-optional-note]');
+    if (note) note.hidden = required;
+  }
+
   // setPurpose shows the payment's free text or its creditor reference: an EPC code carries one
   // of them, never both, and the other is disabled so that it is not sent.
   function setPurpose() {
     const reference = form.elements.namedItem('epc-purpose').value === 'reference';
-    $('epc-reference-field').hidden = !reference;
-    $('epc-reference').disabled = !reference;
-    $('epc-remittance-field').hidden = reference;
-    $('epc-remittance').disabled = reference;
+    showFields('epc-reference-field', reference);
+    showFields('epc-remittance-field', !reference);
+  }
+
+  const emvcoScheme = () => form.elements.namedItem('emvco-scheme').value || 'pix';
+
+  // setScheme shows the EMV merchant code's fields that its scheme reads (EMVCO_SCHEMES): the
+  // scheme's identifier, country and currency for another scheme only, the description for Pix
+  // only; the merchant's name and city are optional for PromptPay.
+  function setScheme() {
+    const name = emvcoScheme();
+    const scheme = EMVCO_SCHEMES[name];
+    showFields('emvco-scheme-field', name === 'other');
+    showFields('emvco-region-fields', name === 'other');
+    showFields('emvco-message-field', scheme.message);
+    for (const id of ['emvco-name', 'emvco-city']) setRequired($(id), scheme.named);
+    $('emvco-key-label').textContent = scheme.key;
+    $('emvco-key').placeholder = scheme.placeholder;
+    $('emvco-key-help').textContent = scheme.help;
+    $('emvco-reference-help').textContent = scheme.reference;
+    $('emvco-amount-note').textContent = scheme.currency ? `(${scheme.currency}, optional)` : '(optional)';
+  }
+
+  // setDebtor shows the Swiss QR-bill's payer's address, or leaves it out (the guidelines'
+  // ultimate debtor is optional as a whole).
+  function setDebtor() {
+    showFields('swissqr-debtor-fields', $('swissqr-debtor').checked);
+  }
+
+  // setLightning makes the bitcoin address optional once a Lightning invoice is given (BIP 321:
+  // an empty address with a payment instruction in a parameter).
+  function setLightning() {
+    setRequired($('bitcoin-address'), $('bitcoin-lightning').value.trim() === '');
   }
 
   // showPrintSize tells how large the PDF and EPS print: size pixels at 300 dpi.
@@ -1130,7 +1238,7 @@
       el.value = el.defaultValue;
     }
     for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], #style-logo')) el.checked = el.defaultChecked;
-    state.styleBeforeFixed = null; // the defaults are what the other types get back
+    state.styleBeforeFixed = {}; // the defaults are what the other types get back
     lockStyle(currentType());
     showPrintSize();
     syncColor('color', 'text');
@@ -1175,6 +1283,9 @@
     if (t.name === 'type') showPanel(t.value);
     if (t.name === 'security') setSecurity();
     if (t.name === 'epc-purpose') setPurpose();
+    if (t.name === 'emvco-scheme') setScheme();
+    if (t.id === 'swissqr-debtor') setDebtor();
+    if (t.id === 'bitcoin-lightning') setLightning();
     // Discrete choices answer at once; typing and dragging wait for a pause.
     schedule(t.type === 'radio' || t.type === 'checkbox' ? 0 : typingPause(e));
   });
@@ -1241,6 +1352,9 @@
   setSecurity();
   setAllDay();
   setPurpose();
+  setScheme();
+  setDebtor();
+  setLightning();
   showPrintSize();
   setMarginOutput();
   countText();

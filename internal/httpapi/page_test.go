@@ -57,7 +57,7 @@ func TestPageRulesFromAPI(t *testing.T) {
 		`value="` + d["ecc"] + `" data-style="ecc" checked>`,
 		`data-style="margin" min="0" max="` + strconv.Itoa(api.MaxMargin) + `" step="1" value="` + d["margin"] + `"`,
 		`data-max="` + strconv.Itoa(payload.MaxLen) + `">0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
-		`data-private="wifi vcard email sms tel geo event epc"`,
+		`data-private="wifi vcard email sms tel geo event epc swissqr emvco upi spayd bitcoin"`,
 		`data-aliases="{&#34;body&#34;:&#34;message&#34;,&#34;encryption&#34;:&#34;security&#34;,&#34;firstName&#34;:&#34;name&#34;,&#34;lastName&#34;:&#34;name&#34;,&#34;title&#34;:&#34;jobTitle&#34;}"`,
 	} {
 		if !strings.Contains(page, want) {
@@ -92,6 +92,22 @@ func TestPageRulesFromAPI(t *testing.T) {
 	}
 	if fixed == nil || json.Unmarshal([]byte(html.UnescapeString(fixed[1])), &byType) != nil || len(byType) != len(generate.FixedStyles) {
 		t.Fatalf("data-fixed %q does not hold generate.FixedStyles", fixed)
+	}
+	// The script locks every field a type's standard fixes: each has an entry in its STYLE_LOCKS.
+	script, err := web.Files.ReadFile("app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := regexp.MustCompile(`(?s)const STYLE_LOCKS = \{\n(.*?)\n  \};`).FindSubmatch(script)
+	if locks == nil {
+		t.Fatal("app.js has no STYLE_LOCKS, the style fields lockStyle can lock")
+	}
+	for _, f := range generate.FixedStyles {
+		for _, field := range f.Fields {
+			if !regexp.MustCompile(`(?m)^    ` + field.Name + `: `).Match(locks[1]) {
+				t.Errorf("app.js's STYLE_LOCKS has no %s, which generate.FixedStyles fixes for %s codes", field.Name, f.Type)
+			}
+		}
 	}
 	for _, f := range generate.FixedStyles {
 		got := byType[f.Type]
@@ -138,11 +154,16 @@ func TestPageBananaIsTheServiceMark(t *testing.T) {
 }
 
 // TestPageHasEveryType: the page offers every payload type of the API (payload.Types) in its
-// type picker, with a panel holding a control for each field the type's builder reads
-// (payload.TypeFields), by the field's API name in data-field, the required ones marked so;
-// and it offers every download the code endpoint's formats allow, the print ones included.
+// type picker, and no other, with a panel holding a control for each field the type's builder
+// reads (payload.TypeFields), by the field's API name in data-field, the required ones marked
+// so, and no control for a field the builder does not read; and it offers every download the
+// code endpoint's formats allow, the print ones included.
 func TestPageHasEveryType(t *testing.T) {
 	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	if n := strings.Count(page, `<input type="radio" name="type" value="`); n != len(payload.Types) {
+		t.Errorf("%d types in the type picker, want the %d of payload.Types", n, len(payload.Types))
+	}
+	control := regexp.MustCompile(`<(?:input|textarea)[^>]* data-field="([^"]*)"`)
 	for _, typ := range payload.Types {
 		if !strings.Contains(page, `<input type="radio" name="type" value="`+string(typ)+`" id="type-`+string(typ)+`"`) {
 			t.Errorf("%s: no radio in the type picker", typ)
@@ -166,6 +187,12 @@ func TestPageHasEveryType(t *testing.T) {
 				t.Errorf("%s: no control with data-field=%q in its panel", typ, field)
 			case i < len(fields.Required) && !strings.Contains(tag, " data-required"):
 				t.Errorf("%s: the control of %s, a required field, is not marked data-required: %s", typ, field, tag)
+			}
+		}
+		read := append(slices.Clone(fields.Required), fields.Optional...)
+		for _, m := range control.FindAllStringSubmatch(panel, -1) {
+			if !slices.Contains(read, m[1]) {
+				t.Errorf("%s: its panel has a control of %q, a field its builder does not read (payload.TypeFields)", typ, m[1])
 			}
 		}
 	}
