@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -53,5 +55,56 @@ func TestExtensionTypes(t *testing.T) {
 	var e *APIError
 	if _, err := c.PNG(ctx, r); !errors.As(err, &e) || e.Status != 400 || e.Reason != payload.ReasonInvalidIBAN || e.Hint == "" {
 		t.Errorf("a wrong IBAN: %v", err)
+	}
+}
+
+// TestPaymentTypes: the client asks for a code of every published vector of the payment types
+// (payload/testdata/<type>/vectors.json: swissqr, emvco, upi, spayd, bitcoin), sending the
+// fields as the API names them; each code decodes to exactly the payload, which the answer does
+// not echo.
+func TestPaymentTypes(t *testing.T) {
+	c := newClient(t, newService(t, nil).URL)
+	ctx := context.Background()
+	n := 0
+	for _, typ := range []payload.Type{payload.SwissQR, payload.EMVCo, payload.UPI, payload.SPAYD, payload.Bitcoin} {
+		data, err := os.ReadFile(filepath.Join("..", "payload", "testdata", string(typ), "vectors.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file struct {
+			Build []struct {
+				Name     string
+				Input    map[string]string
+				Expected string
+			}
+		}
+		if err := json.Unmarshal(data, &file); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range file.Build {
+			v.Input["type"] = string(typ)
+			body, _ := json.Marshal(v.Input)
+			r, err := api.DecodeJSON(body)
+			if err != nil {
+				t.Fatalf("%s %s: %v", typ, v.Name, err)
+			}
+			r.Size = 600
+			code, err := c.JSON(ctx, r)
+			if err != nil {
+				t.Fatalf("%s %s: %v", typ, v.Name, err)
+			}
+			res := code.Response
+			png, _ := base64.StdEncoding.DecodeString(res.PNGBase64)
+			if _, got := qrtest.DecodePNG(t, png, res.ModulePx); got != v.Expected {
+				t.Errorf("%s %s: decoded %q, want %q", typ, v.Name, got, v.Expected)
+			}
+			if res.Payload != nil || res.ImageURL != nil || res.PayloadType != string(typ) {
+				t.Errorf("%s %s: payload %v, image_url %v, type %s", typ, v.Name, res.Payload, res.ImageURL, res.PayloadType)
+			}
+			n++
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d vectors", n)
 	}
 }
