@@ -319,7 +319,7 @@ func typeNames() []string {
 }
 
 // typeFieldsHelp lists each payload type's field flags (payload.TypeFields), a line a type:
-// "  wifi   -ssid -password; optional: -security -hidden".
+// "  wifi    -ssid -password; optional: -security -hidden", the flags in a column.
 func typeFieldsHelp() string {
 	flags := func(fields []string) string {
 		names := make([]string, len(fields))
@@ -328,10 +328,14 @@ func typeFieldsHelp() string {
 		}
 		return strings.Join(names, " ")
 	}
+	width := 0
+	for _, t := range payload.Types {
+		width = max(width, len(t))
+	}
 	var b strings.Builder
 	for _, t := range payload.Types {
 		f := payload.TypeFields[t]
-		fmt.Fprintf(&b, "  %-6s %s", t, flags(f.Required))
+		fmt.Fprintf(&b, "  %-*s %s", width, t, flags(f.Required))
 		if len(f.Optional) > 0 {
 			b.WriteString("; optional: " + flags(f.Optional))
 		}
