@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/base64"
+	"image/png"
 	"net/http"
 	"regexp"
 	"strings"
@@ -106,5 +108,41 @@ func TestSwissPrintSize(t *testing.T) {
 	}
 	if widths[0] != widths[1] {
 		t.Errorf("widths %q, want one size in millimetres", widths)
+	}
+}
+
+// TestBatchPayments: a batch holds codes of the payment types as any other: each file reads back
+// to its payload, a swissqr PDF is the one POST /api/qr-code makes, and a swissqr item asking for
+// a colour its standard forbids fails the batch with that item's error.
+func TestBatchPayments(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	const swiss = `{"type":"swissqr","iban":"CH93 0076 2011 6238 5295 7","name":"Anna","postalCode":"3001","city":"Bern","country":"CH","currency":"CHF","format":"pdf"}`
+	body := `[` + swiss + `,
+		{"type":"emvco","scheme":"promptpay","key":"0812345678","amount":"100","format":"png"},
+		{"type":"bitcoin","address":"1andreas3batLhQa2FawWjeyjCqyBzypd","format":"png","filename":"tip"}]`
+	r := ts.postBatch(t, body, batchCaller())
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	names, files := qrtest.Unzip(t, r.body)
+	if want := "qr-1-swissqr.pdf|qr-2-emvco.png|tip.png"; strings.Join(names, "|") != want {
+		t.Errorf("files %q, want %s", names, want)
+	}
+	for name, want := range map[string]string{"qr-2-emvco.png": "00020101021229370016A000000677010111011300668123456785802TH53037645406100.006304BB8A",
+		"tip.png": "bitcoin:1andreas3batLhQa2FawWjeyjCqyBzypd"} {
+		img, err := png.Decode(bytes.NewReader(files[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if text, err := qrtest.DecodeImage(img, false); err != nil || text != want {
+			t.Errorf("%s reads %q (%v), want %q", name, text, err, want)
+		}
+	}
+	if single := ts.post(t, swiss); !bytes.Equal(single.body, files["qr-1-swissqr.pdf"]) {
+		t.Error("the batch's swissqr PDF differs from POST /api/qr-code's")
+	}
+	bad := ts.postBatch(t, `[`+strings.TrimSuffix(swiss, "}")+`,"background":"#FFFFF0"}]`, batchCaller())
+	if e := batchErrorBody(t, bad); bad.status != http.StatusBadRequest || len(e.Items) != 1 || e.Items[0].Reason != string(api.ReasonInvalidValue) {
+		t.Errorf("a swissqr item on another background: %d %s", bad.status, bad.body)
 	}
 }
