@@ -16,7 +16,7 @@ import (
 
 // TestPostPayments makes a code of each payment type (swissqr, emvco, upi, spayd, bitcoin) with
 // POST and reads it back byte for byte; every response goes through the OpenAPI contract (ts.post),
-// none echoes the private payload, and a swissqr code is level M at version 25 at most.
+// none echoes the private payload nor logs it, and a swissqr code is level M at version 25 at most.
 func TestPostPayments(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, c := range []struct{ body, typ, payload, secret string }{
@@ -49,6 +49,11 @@ func TestPostPayments(t *testing.T) {
 		}
 		if c.typ == "swissqr" && (j.ECC != "M" || j.Version > 25) {
 			t.Errorf("%s: version %d-%s, want level M and version 25 at most", c.body, j.Version, j.ECC)
+		}
+	}
+	for _, secret := range []string{"Schneider", "Fulano", "nadeem", "0168540115", "ar0srrr7"} {
+		if strings.Contains(strings.ToLower(ts.log.String()), strings.ToLower(secret)) {
+			t.Errorf("the log shows %q", secret)
 		}
 	}
 }
