@@ -28,23 +28,7 @@ func TestPostExtensions(t *testing.T) {
 		{`{"type":"epc","name":"Red Cross","iban":"BE72000000001616","bic":"BPOTBEB1","amount":"1","reference":"RF18 5390 0754 7034"}`, "epc",
 			"BCD\n002\n1\nSCT\nBPOTBEB1\nRed Cross\nBE72000000001616\nEUR1\n\nRF18539007547034"},
 	} {
-		body := strings.TrimSuffix(c.body, "}") + `,"format":"json"}`
-		r := ts.post(t, body)
-		if r.status != http.StatusOK {
-			t.Fatalf("%s: %d %s", c.body, r.status, r.body)
-		}
-		j := r.json(t)
-		if j.PayloadType != c.typ || j.Type != c.typ || r.header.Get("X-QR-Payload-Type") != c.typ {
-			t.Errorf("%s: type %s", c.body, j.PayloadType)
-		}
-		pngData, _ := base64.StdEncoding.DecodeString(j.PNGBase64)
-		if _, text := qrtest.DecodePNG(t, pngData, 4); text != c.payload {
-			t.Errorf("%s: reads %q, want %q", c.body, text, c.payload)
-		}
-		if j.Payload != nil || j.ImageURL != nil || j.SVGURL != nil || !strings.HasPrefix(j.Markdown, "![QR code](data:image/png;base64,") ||
-			r.header.Get("X-QR-Payload") != "" {
-			t.Errorf("%s: a private payload echoed: %v %v %v %q", c.body, j.Payload, j.ImageURL, j.SVGURL, r.header.Get("X-QR-Payload"))
-		}
+		r, j := postPrivateCode(t, ts, c.body, c.typ, c.payload)
 		for _, secret := range []string{"Müller", "555", "48.8582", "DE89", "Invoice", "RF18"} {
 			if strings.Contains(c.payload, secret) && (strings.Contains(j.SVG, secret) || strings.Contains(j.Markdown, secret) || strings.Contains(string(r.body), secret)) {
 				t.Errorf("%s: the response shows %q", c.body, secret)
@@ -95,4 +79,28 @@ func TestExtensionErrors(t *testing.T) {
 	for _, typ := range []string{"tel", "geo", "event", "epc"} {
 		ts.get(t, "/api/qr-code?type="+typ+"&data=x").wantError(t, http.StatusBadRequest, api.ReasonUsePost)
 	}
+}
+
+// postPrivateCode asks for the code of body, a request of the private type typ, as JSON; checks
+// that it reads back (gozxing) as payload and that the answer does not echo it (no payload, no
+// links, no X-QR-Payload, an inline Markdown image); and returns the response and its JSON.
+func postPrivateCode(t *testing.T, ts *testServer, body, typ, payload string) (*result, api.Response) {
+	t.Helper()
+	r := ts.post(t, strings.TrimSuffix(body, "}")+`,"format":"json"}`)
+	if r.status != http.StatusOK {
+		t.Fatalf("%s: %d %s", body, r.status, r.body)
+	}
+	j := r.json(t)
+	if j.PayloadType != typ || j.Type != typ || r.header.Get("X-QR-Payload-Type") != typ {
+		t.Errorf("%s: type %s", body, j.PayloadType)
+	}
+	pngData, _ := base64.StdEncoding.DecodeString(j.PNGBase64)
+	if _, text := qrtest.DecodePNG(t, pngData, j.ModulePx); text != payload {
+		t.Errorf("%s: reads %q, want %q", body, text, payload)
+	}
+	if j.Payload != nil || j.ImageURL != nil || j.SVGURL != nil || !strings.HasPrefix(j.Markdown, "![QR code](data:image/png;base64,") ||
+		r.header.Get("X-QR-Payload") != "" {
+		t.Errorf("%s: a private payload echoed: %v %v %v %q", body, j.Payload, j.ImageURL, j.SVGURL, r.header.Get("X-QR-Payload"))
+	}
+	return r, j
 }
