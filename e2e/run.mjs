@@ -18,9 +18,13 @@
 //   8. the step numbers read 1, 2, … row by row and column by column at 360 to 1440 px, at the
 //      top and scrolled to the last step (viewport screenshots steps-<width>.png);
 //   9. the banana is drawn (inline SVG, yellow on screen), and no banana emoji is left;
-//  10. the extension types (tel, geo, event, epc): an invalid value of each shows the API's
+//  10. the extension types (tel, geo, event, epc, and the payments swissqr, emvco, upi, spayd,
+//      bitcoin, filled from payload/testdata's vectors): an invalid value of each shows the API's
 //      message beside its field; an all-day event sends dates; an EPC payment disables the logo
-//      and the error correction (no logo, M) and sends neither; the PDF and EPS downloads of a
+//      and the error correction (no logo, M) and sends neither; a Swiss QR-bill locks the
+//      corners and the colours too, and a link gets each choice back; the EMV code's schemes
+//      (Pix, PromptPay, another) show the fields they read and make the vectors' codes; the
+//      type picker's 15 types fit at 360 px; the PDF and EPS downloads of a
 //      public and a private code are a PDF and an EPS of size pixels at 300 dpi, as the size's
 //      hint says; no private type's value is in any request URL;
 //  11. issue 21: axe-core (WCAG 2.1 A and AA) finds nothing in every state, light and dark, at 360
@@ -78,6 +82,16 @@ function zbar(file) {
   return out.subarray(0, out.length - 1);
 }
 
+// zxing reads a PNG with zxing-cpp (Debian's python3-zxing-cpp, as the payload tests read
+// codes): the raw bytes of the one QR code. zbar 0.23 reads no code of the service with the
+// Swiss cross in its centre (render.SwissCross), which zxing-cpp and phones' readers do.
+function zxing(file) {
+  const script = 'import sys, zxingcpp\nfrom PIL import Image\nr = zxingcpp.read_barcode(Image.open(sys.argv[1]).convert("L"), formats=zxingcpp.BarcodeFormat.QRCode)\nprint(r.bytes.hex() if r is not None and r.valid else "")';
+  const hex = execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' }).trim();
+  assert.ok(hex, `zxing-cpp reads no QR code in ${file}`);
+  return Buffer.from(hex, 'hex');
+}
+
 // waitReady waits until the preview shows the code of the form as it is now.
 async function waitReady(page, type) {
   await page.waitForFunction((t) => {
@@ -98,6 +112,53 @@ async function download(page, button, file) {
   await dl.saveAs(file);
   return dl.suggestedFilename();
 }
+
+// scanPNG downloads the code on show as a PNG (into tmp as name.png) and returns what zbarimg
+// reads of it.
+async function scanPNG(page, name) {
+  const png = path.join(tmp, `${name}.png`);
+  await download(page, '#download-png', png);
+  return zbar(png).toString('utf8');
+}
+
+// vector returns the build vector of payload/testdata/<type>/vectors.json with that name: the
+// request's fields (input) and the exact payload (expected).
+function vector(type, name) {
+  const file = JSON.parse(fs.readFileSync(path.join(root, 'payload', 'testdata', type, 'vectors.json'), 'utf8'));
+  const found = file.build.find((v) => v.name === name);
+  assert.ok(found, `payload/testdata/${type}/vectors.json has no vector named ${JSON.stringify(name)}`);
+  return found;
+}
+
+// fillFields fills a type's panel with a request's fields, each into the control of its API
+// name: a radio of that value (data-field), else the control #<type>-<field>; a read-only
+// control must already hold the value.
+async function fillFields(page, type, input) {
+  for (const [field, value] of Object.entries(input)) {
+    const radio = `#panel-${type} label.seg:has(input[data-field="${field}"][value="${value}"])`;
+    if (await page.locator(radio).count()) {
+      await page.locator(radio).click();
+      continue;
+    }
+    const el = page.locator(`#${type}-${field}`);
+    if (await el.evaluate((x) => x.readOnly)) assert.equal(await el.inputValue(), value, `#${type}-${field} holds ${value}`);
+    else await el.fill(value);
+  }
+}
+
+// The payment types' codes, from the vectors of their builders' tests. ASCII payloads only: the
+// Swiss QR Code declares UTF-8 in its coding type and carries no ECI, so zbar would guess.
+const SWISS = vector('swissqr', 'IBAN without reference (NON), debtor, message');
+const PIX = vector('emvco', 'pix manual static example');
+const PROMPTPAY = vector('emvco', 'promptpay Local phone number');
+const EMV_OTHER = vector('emvco', 'generic reverse-domain scheme');
+const UPI = vector('upi', 'NPCI 1.6 QR code sample');
+const SPAYD = vector('spayd', 'every key');
+const BITCOIN = vector('bitcoin', 'unified QR');
+
+// secretsOf returns a request's values that must go in no URL: those of 6 characters or more
+// (shorter ones, such as CH or 28, are in URLs anyway).
+const secretsOf = (input) => Object.values(input).map((v) => v.trim()).filter((v) => v.length >= 6);
 
 const TYPES = [
   {
@@ -192,6 +253,40 @@ const TYPES = [
     },
     want: 'BCD\n002\n1\nSCT\nCOBADEFFXXX\nRed Cross\nDE89370400440532013000\nEUR12.5\n\nRF18539007547034',
     secrets: ['Red Cross', 'Red%20Cross', 'DE89', 'COBADEFF', 'RF18', '12.50'],
+  },
+  {
+    type: 'swissqr',
+    fill: async (page) => {
+      await page.check('#swissqr-debtor'); // the payer's address
+      await fillFields(page, 'swissqr', SWISS.input);
+    },
+    want: SWISS.expected,
+    read: zxing, // zbar reads no code with the Swiss cross
+    secrets: secretsOf(SWISS.input),
+  },
+  {
+    type: 'emvco',
+    fill: async (page) => fillFields(page, 'emvco', PIX.input),
+    want: PIX.expected,
+    secrets: secretsOf(PIX.input),
+  },
+  {
+    type: 'upi',
+    fill: async (page) => fillFields(page, 'upi', UPI.input),
+    want: UPI.expected,
+    secrets: secretsOf(UPI.input),
+  },
+  {
+    type: 'spayd',
+    fill: async (page) => fillFields(page, 'spayd', SPAYD.input),
+    want: SPAYD.expected,
+    secrets: secretsOf(SPAYD.input),
+  },
+  {
+    type: 'bitcoin',
+    fill: async (page) => fillFields(page, 'bitcoin', BITCOIN.input),
+    want: BITCOIN.expected,
+    secrets: secretsOf(BITCOIN.input),
   },
 ];
 
@@ -378,7 +473,7 @@ try {
 
   // 1, 2, 3: each type; the Wi-Fi password's error and where it may not go.
   for (const t of TYPES) {
-    await check(`${t.type}: the preview follows the form; the PNG download reads back with zbarimg as ${JSON.stringify(t.want)}; the SVG download is an SVG; ${t.public ? 'the image link copies' : 'no link, a private note'}`, async () => {
+    await check(`${t.type}: the preview follows the form; the PNG download reads back with ${t.read ? 'zxing-cpp' : 'zbarimg'} as ${JSON.stringify(t.want)}; the SVG download is an SVG; ${t.public ? 'the image link copies' : 'no link, a private note'}`, async () => {
       const from = requests.length;
       await chooseType(page, t.type);
       await t.fill(page);
@@ -392,7 +487,7 @@ try {
       const png = path.join(tmp, `${t.type}.png`);
       assert.equal(await download(page, '#download-png', png), `qr-${t.type}.png`);
       assert.deepEqual(fs.readFileSync(png).subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'a PNG');
-      const got = zbar(png);
+      const got = (t.read || zbar)(png);
       assert.equal(got.toString('utf8'), t.want);
       assert.deepEqual(got, Buffer.from(t.want, 'utf8'));
 
@@ -468,6 +563,9 @@ try {
     { type: 'geo', el: '#geo-latitude', bad: '91', good: '48.8582', message: 'Latitude is out of range -90..90', hint: 'from -90 (south) to 90 (north)' },
     { type: 'event', el: '#event-end', bad: '2026-12-24T17:00', good: '2026-12-24T20:30', message: 'End is before start', hint: 'Give an end at or after start.' },
     { type: 'epc', el: '#epc-iban', bad: 'DE89 3704 0044 0532 0130 01', good: 'DE89 3704 0044 0532 0130 00', message: 'IBAN\'s check digits are wrong', hint: 'Check the IBAN for a mistyped character' },
+    { type: 'swissqr', el: '#swissqr-iban', bad: 'DE89 3704 0044 0532 0130 00', good: SWISS.input.iban, message: 'IBAN is not of Switzerland or Liechtenstein', hint: 'Give the IBAN of an account in Switzerland or Liechtenstein' },
+    { type: 'swissqr', el: '#swissqr-debtorCountry', bad: 'C1', good: SWISS.input.debtorCountry, message: 'Debtor country is not two letters', hint: 'two-letter ISO 3166-1 country code' },
+    { type: 'upi', el: '#upi-vpa', bad: 'nadeem npci', good: UPI.input.vpa, message: 'UPI id is not a virtual payment address', hint: 'Give the payee\'s UPI id as handle@psp' },
   ];
   for (const f of fieldErrors) {
     await check(`${f.type}: ${f.el} = ${JSON.stringify(f.bad)} shows the API's message and hint in the element its aria-describedby names, with aria-invalid="true"; fixing it clears both`, async () => {
@@ -556,6 +654,119 @@ try {
     await page.locator('label.seg:has(input[name="ecc"][value="M"])').click();
     await page.waitForFunction(() => !/logo=banana/.test(document.getElementById('share-image-url').value), null, { timeout: 10000 });
     await waitReady(page, 'url');
+  });
+
+  await check('swissqr: the logo, the error correction, the corners and both colours are locked at the Swiss QR-bill\'s (no logo, M, square, #000000 on #FFFFFF) with the note why, the presets too; none of them is sent; back on a link, each choice comes back', async () => {
+    const styleNow = () => page.evaluate(() => ({
+      logo: document.getElementById('style-logo').checked,
+      ecc: document.querySelector('input[name="ecc"]:checked').value,
+      corners: document.querySelector('input[name="corners"]:checked').value,
+      color: document.getElementById('style-color').value.toUpperCase(),
+      background: document.getElementById('style-background').value.toUpperCase(),
+    }));
+    // The controls of the five fields, and whether each is disabled.
+    const disabledNow = () => page.evaluate(() => ({
+      logo: document.getElementById('style-logo').disabled,
+      ecc: [...document.querySelectorAll('input[name="ecc"]')].every((el) => el.matches(':disabled')),
+      corners: [...document.querySelectorAll('input[name="corners"]')].every((el) => el.matches(':disabled')),
+      color: document.getElementById('style-color').disabled && document.getElementById('style-color-picker').disabled,
+      background: document.getElementById('style-background').disabled && document.getElementById('style-background-picker').disabled,
+      presets: [...document.querySelectorAll('.preset')].every((el) => el.disabled),
+    }));
+    const unlocked = { logo: false, ecc: false, corners: false, color: false, background: false, presets: false };
+    const pick = (name, value) => page.locator(`label.seg:has(input[name="${name}"][value="${value}"])`).click();
+    await chooseType(page, 'url');
+    await waitReady(page, 'url');
+    const before = await styleNow();
+    const corners = await page.evaluate(() => document.querySelector('input[name="corners"]:not(:checked)').value);
+    await page.locator('label.switch').click();
+    await pick('ecc', 'Q');
+    await pick('corners', corners);
+    await page.click('.preset[data-color="1A237E"][data-background="FFF8E1"]');
+    await waitReady(page, 'url');
+    const chosen = await styleNow();
+    assert.deepEqual(chosen, { logo: true, ecc: 'Q', corners, color: '#1A237E', background: '#FFF8E1' }, 'the user\'s own style');
+
+    const from = requests.length;
+    await chooseType(page, 'swissqr');
+    await page.fill('#swissqr-amount', '3949.70'); // a request not in the page's cache
+    await waitReady(page, 'swissqr');
+    assert.deepEqual(await styleNow(), { logo: false, ecc: 'M', corners: 'square', color: '#000000', background: '#FFFFFF' }, 'the fixed values show');
+    assert.deepEqual(await disabledNow(), { logo: true, ecc: true, corners: true, color: true, background: true, presets: true }, 'every fixed control is disabled');
+    assert.ok(await page.isVisible('#style-fixed-note'));
+    assert.match(await page.textContent('#style-fixed-note'), /Swiss Implementation Guidelines for the QR-bill/);
+    const described = await page.evaluate(() => ['style-logo', 'style-ecc', 'style-corners', 'style-color', 'style-background']
+      .filter((id) => !(document.getElementById(id).getAttribute('aria-describedby') || '').split(/\s+/).includes('style-fixed-note')));
+    assert.deepEqual(described, [], 'each locked control is described by the note');
+    assert.equal(await page.textContent('#meta-ecc .value'), 'M');
+    const sent = requests.slice(from).filter((r) => r.method === 'POST' && r.body.includes('"type":"swissqr"')).map((r) => JSON.parse(r.body));
+    const fixedSent = sent.flatMap((b) => ['logo', 'ecc', 'corners', 'color', 'background'].filter((name) => name in b));
+    assert.ok(sent.length >= 1 && fixedSent.length === 0, `no fixed field in the requests: ${fixedSent.join(', ')}`);
+    await page.fill('#swissqr-amount', SWISS.input.amount);
+    await waitReady(page, 'swissqr');
+
+    await chooseType(page, 'url');
+    await waitReady(page, 'url');
+    assert.deepEqual(await styleNow(), chosen, 'each choice is back');
+    assert.deepEqual(await disabledNow(), unlocked, 'and free again');
+    assert.ok(await page.isHidden('#style-fixed-note'));
+    assert.equal(await page.getAttribute('#style-corners', 'aria-describedby'), null);
+    // As epc locks only the logo and the level, the colours chosen on it are the user's.
+    await chooseType(page, 'epc');
+    await waitReady(page, 'epc');
+    assert.deepEqual(await disabledNow(), { ...unlocked, logo: true, ecc: true });
+    await chooseType(page, 'url');
+    await page.locator('label.switch').click();
+    await pick('ecc', before.ecc);
+    await pick('corners', before.corners);
+    await page.fill('#style-color', before.color);
+    await page.fill('#style-background', before.background);
+    await waitReady(page, 'url');
+    assert.deepEqual(await styleNow(), before);
+  });
+
+  await check('emvco: Pix shows the description and presets the country and currency; PromptPay hides the description, leaves the merchant and city optional; another scheme asks for its identifier, country and currency; each makes its vector\'s code', async () => {
+    await chooseType(page, 'emvco');
+    await waitReady(page, 'emvco'); // the Pix code of the type's own check
+    const shown = () => page.evaluate(() => {
+      const $ = (id) => document.getElementById(id);
+      const on = (id) => !$(id).closest('[hidden]') && !$(id).disabled;
+      return {
+        scheme: on('emvco-scheme'), message: on('emvco-message'), country: on('emvco-country'), currency: on('emvco-currency'),
+        required: ['emvco-name', 'emvco-city'].filter((id) => $(id).hasAttribute('data-required')).length,
+        key: $('emvco-key-label').textContent,
+      };
+    });
+    assert.deepEqual(await shown(), { scheme: false, message: true, country: false, currency: false, required: 2, key: 'Pix key' });
+    const clear = () => page.evaluate(() => {
+      for (const el of document.querySelectorAll('#panel-emvco input:not([type="radio"])')) el.value = '';
+    });
+
+    await page.locator('label.seg:has(#emvco-scheme-promptpay)').click();
+    assert.deepEqual(await shown(), { scheme: false, message: false, country: false, currency: false, required: 0, key: 'PromptPay id' });
+    assert.ok(await page.isVisible('label[for="emvco-name"] [data-optional-note]'), 'the merchant is marked optional');
+    await clear();
+    await fillFields(page, 'emvco', PROMPTPAY.input);
+    await waitReady(page, 'emvco');
+    assert.equal(await scanPNG(page, 'emvco-promptpay'), PROMPTPAY.expected);
+    const promptpay = JSON.parse(requests.filter((r) => r.method === 'POST' && r.body.includes('"type":"emvco"')).at(-1).body);
+    assert.deepEqual(Object.keys(promptpay).filter((k) => ['scheme', 'key', 'name', 'city', 'message', 'country', 'currency'].includes(k)), ['scheme', 'key'], 'the scheme and the key alone');
+
+    await page.locator('label.seg:has(#emvco-scheme-other)').click();
+    assert.deepEqual(await shown(), { scheme: true, message: false, country: true, currency: true, required: 2, key: 'Merchant account' });
+    // The scheme's identifier, the country and the currency are missing: no code, a prompt.
+    await page.waitForFunction(() => document.getElementById('preview').dataset.state === 'empty', null, { timeout: 10000 });
+    assert.match(await page.textContent('#status'), /^Fill in the scheme identifier/);
+    await clear();
+    await fillFields(page, 'emvco', EMV_OTHER.input);
+    await waitReady(page, 'emvco');
+    assert.equal(await scanPNG(page, 'emvco-other'), EMV_OTHER.expected);
+
+    await page.locator('label.seg:has(#emvco-scheme-pix)').click();
+    await clear();
+    await fillFields(page, 'emvco', PIX.input);
+    await waitReady(page, 'emvco');
+    assert.equal(await scanPNG(page, 'emvco-pix'), PIX.expected);
   });
 
   await check('print: the size hint tells the printed size at 300 dpi; the PDF and EPS downloads, of a public and of a private code, are a PDF and an EPS of that size, asked for by POST', async () => {
@@ -743,6 +954,26 @@ try {
     await phone.screenshot({ path: path.join(artifacts, 'page-360-dark-wifi.png'), fullPage: true });
     await phone.close();
     return `scrollWidth ${Math.max(...Object.values(widths))} px; page-360.png, page-360-dark-wifi.png`;
+  });
+
+  await check('the type picker at 360 px: the 15 types in two titled groups (Everyday, then Payments), three a row, each label whole within its tab', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 360, height: 780 });
+    await phone.goto(base + '/');
+    const groups = await phone.$$eval('.types [role="group"]', (els) => els.map((g) => ({
+      title: document.getElementById(g.getAttribute('aria-labelledby')).textContent,
+      types: [...g.querySelectorAll('input[name="type"]')].map((el) => el.value),
+      rows: new Set([...g.querySelectorAll('.seg')].map((el) => Math.round(el.getBoundingClientRect().top))).size,
+      clipped: [...g.querySelectorAll('.seg-body')].filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 || el.getBoundingClientRect().right > 360)
+        .map((el) => el.textContent.trim()),
+    })));
+    await phone.screenshot({ path: path.join(artifacts, 'types-360.png'), clip: { x: 0, y: 0, width: 360, height: 780 } });
+    await phone.close();
+    assert.deepEqual(groups.map((g) => g.title), ['Everyday', 'Payments']);
+    assert.deepEqual(groups.flatMap((g) => g.types), TYPES.map((t) => t.type), 'every type, in the order of the checks above');
+    assert.deepEqual(groups.map((g) => g.rows), [3, 2], 'three a row');
+    assert.deepEqual(groups.flatMap((g) => g.clipped), [], 'no label cut');
+    return 'types-360.png';
   });
 
   // 11. Issue 21: accessibility, errors after a code, announcements, weight, printing, the

@@ -389,16 +389,19 @@
   }
 
   // showMini shows the small copy of the code (below 900 px, by the style sheet) while the
-  // user's code is ready and the preview's frame is out of sight: on a phone the form is above or
-  // below it. A sample has none: in a corner, unmarked, it would pass for the user's code.
+  // user's code is ready and the preview's frame is not all in sight: on a phone the form is
+  // above or below it, and half a code does not scan. A sample has none: in a corner, unmarked,
+  // it would pass for the user's code.
   function showMini() {
     $('mini-preview').hidden = img.hidden || preview.dataset.state !== 'ready' || state.frameInView !== false;
   }
+  // The frame is in sight when all of it is but a sliver of its padding (FRAME_SEEN).
+  const FRAME_SEEN = 0.98;
   if ('IntersectionObserver' in window) {
     new IntersectionObserver((entries) => {
-      state.frameInView = entries[entries.length - 1].isIntersecting;
+      state.frameInView = entries[entries.length - 1].intersectionRatio >= FRAME_SEEN;
       showMini();
-    }, { threshold: 0.5 }).observe(frame);
+    }, { threshold: [0, FRAME_SEEN] }).observe(frame);
   }
 
   function showEmpty(prompt) {
