@@ -2,9 +2,7 @@ package payload
 
 import (
 	"errors"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -52,25 +50,18 @@ func init() {
 	}
 }
 
-// requestOf returns a request of type t with the given fields set to their fieldValues.
+// requestOf returns a request of type typ with the given fields set to their values: the
+// type's own (typeValues), else fieldValues.
 func requestOf(t *testing.T, typ Type, fields []string) Request {
-	r := Request{Type: typ}
-	v := reflect.ValueOf(&r).Elem()
+	input := map[string]string{}
 	for _, name := range fields {
-		f := v.FieldByNameFunc(func(n string) bool { return strings.EqualFold(n, name) })
-		if !f.IsValid() {
-			t.Fatalf("Request has no field %s", name)
-		}
 		value, ok := typeValues[typ][name]
 		if !ok {
 			value = fieldValues[name]
 		}
-		if f.Kind() == reflect.Bool {
-			f.SetBool(value == "true")
-		} else {
-			f.SetString(value)
-		}
+		input[name] = value
 	}
+	r := *newRequest(t, typ, input)
 	if typ == WiFi && slices.Contains(fields, "security") {
 		r.Password = "12345" // a WEP key
 	}
