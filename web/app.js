@@ -116,12 +116,19 @@
     started: false, // the form has been read from the settings link, if any
     keys: [], // the times of the last few inputs, for the typist's pace (typingPause)
     frameInView: null, // whether half the preview's frame is on screen (IntersectionObserver)
+    panelType: 'url', // the type whose panel shows (showPanel)
+    payments: null, // the payment types' panels on their way or in the page (loadPayments)
   };
 
   // ---------------------------------------------------------------------------------------
   // Reading the form
 
-  const currentType = () => form.elements.namedItem('type').value || 'url';
+  // currentType returns the type chosen in the picker, once its panel is in the page; until then
+  // (a payment type's panel on its way: loadPayments), the type whose panel shows.
+  function currentType() {
+    const type = form.elements.namedItem('type').value || 'url';
+    return $('panel-' + type) ? type : state.panelType;
+  }
 
   // collect returns the request the form describes (without format), the required controls
   // still empty, and the controls whose value cannot be sent as it is.
@@ -1004,8 +1011,54 @@
 
   function showPanel(type) {
     for (const panel of document.querySelectorAll('.type-panel')) panel.hidden = panel.dataset.type !== type;
+    state.panelType = type;
     lockStyle(type);
     updatePrivacy();
+  }
+
+  // loadPayments puts the payment types' panels (web/payments.html, at #payment-panels'
+  // data-src) into the page, once, and sets up their controls: they stay out of the page's first
+  // load (issue 29: under 35 KB gzip with the first code). It returns the promise of their being
+  // there; after a failure, the next call asks again.
+  function loadPayments() {
+    if (!state.payments) {
+      const place = $('payment-panels');
+      state.payments = fetch(place.dataset.src, { credentials: 'same-origin' })
+        .then((res) => (res.ok ? res.text() : Promise.reject(new Error(`the service answered ${res.status} ${res.statusText}`.trim()))),
+          () => Promise.reject(new Error('the service did not answer: the connection or the server is down')))
+        .then((html) => {
+          place.innerHTML = html;
+          setScheme();
+          setDebtor();
+          setLightning();
+        })
+        .catch((err) => {
+          state.payments = null;
+          throw err;
+        });
+    }
+    return state.payments;
+  }
+
+  // choosePanel shows the panel of the type chosen in the picker, after loading it if it is a
+  // payment type's (loadPayments). Until it is there, the type shown before stays in use
+  // (currentType); if it cannot be loaded, that type is chosen again and the form's error area
+  // says why.
+  function choosePanel(type) {
+    if ($('panel-' + type)) {
+      showPanel(type);
+      return;
+    }
+    const stillChosen = () => form.elements.namedItem('type').value === type;
+    loadPayments().then(() => {
+      if (!stillChosen()) return;
+      showPanel(type);
+      schedule(0);
+    }, (err) => {
+      if (!stillChosen()) return;
+      $('type-' + state.panelType).checked = true;
+      showGeneralError({ title: `Cannot show the ${TYPES[type].label} form`, message: err.message, hint: 'Check the connection, then choose it again.' });
+    });
   }
 
   // The style fields a type's standard may fix (FIXED), each with how to read and set its value
@@ -1283,7 +1336,7 @@
       default: break;
     }
     if (t.closest('.type-panel')) endSample();
-    if (t.name === 'type') showPanel(t.value);
+    if (t.name === 'type') choosePanel(t.value);
     if (t.name === 'security') setSecurity();
     if (t.name === 'epc-purpose') setPurpose();
     if (t.name === 'emvco-scheme') setScheme();
@@ -1294,8 +1347,12 @@
   });
   // Some browsers fire only change for radios and checkboxes.
   form.addEventListener('change', (e) => {
-    if ((e.target.type === 'radio' || e.target.type === 'checkbox') && e.target.name === 'type') showPanel(currentType());
+    if ((e.target.type === 'radio' || e.target.type === 'checkbox') && e.target.name === 'type') choosePanel(e.target.value);
   });
+  // The payment types' panels are asked for as soon as the user reaches for one of them.
+  for (const event of ['pointerenter', 'focusin']) {
+    $('types-payments').closest('.type-group').addEventListener(event, () => loadPayments().catch(() => {}), { once: true });
+  }
 
   $('wifi-password-toggle').addEventListener('click', (e) => {
     const button = e.currentTarget;
@@ -1351,13 +1408,10 @@
   // some browsers).
   readFragment();
   state.started = true;
-  showPanel(currentType());
+  choosePanel(form.elements.namedItem('type').value || 'url');
   setSecurity();
   setAllDay();
   setPurpose();
-  setScheme();
-  setDebtor();
-  setLightning();
   showPrintSize();
   setMarginOutput();
   countText();

@@ -4,8 +4,8 @@ package web
 
 import "embed"
 
-// Files are the page's files: index.html, style.css, app.js (and whatever else sits beside
-// them), served at /<name>.
+// Files are the page's files: index.html, style.css, app.js, and payments.html (the payment
+// types' panels, which app.js loads when one is chosen), served at /<name>.
 //
-//go:embed index.html style.css app.js
+//go:embed index.html payments.html style.css app.js
 var Files embed.FS

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -153,13 +154,46 @@ func TestPageBananaIsTheServiceMark(t *testing.T) {
 	}
 }
 
+// servePage answers a GET of target by h, with header, for the page's files that the OpenAPI
+// document does not describe (/payments.html), which testServer.do would hold to it.
+func servePage(h http.Handler, target string, header map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodGet, target, nil)
+	for k, v := range header {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// panelOf returns the panel of typ in html (the page, or the payment types' panels it loads):
+// from its <div class="type-panel"> to the next panel's, or to the end of its section.
+func panelOf(html string, typ payload.Type) (string, bool) {
+	start := strings.Index(html, `<div class="type-panel" id="panel-`+string(typ)+`" data-type="`+string(typ)+`"`)
+	if start < 0 {
+		return "", false
+	}
+	panel := html[start:]
+	if end := strings.Index(panel[1:], `<div class="type-panel"`); end >= 0 {
+		panel = panel[:end+1]
+	} else if end := strings.Index(panel, "</section>"); end >= 0 {
+		panel = panel[:end]
+	}
+	return panel, true
+}
+
 // TestPageHasEveryType: the page offers every payload type of the API (payload.Types) in its
-// type picker, and no other, with a panel holding a control for each field the type's builder
-// reads (payload.TypeFields), by the field's API name in data-field, the required ones marked
-// so, and no control for a field the builder does not read; and it offers every download the
-// code endpoint's formats allow, the print ones included.
+// type picker, and no other, with a panel (in the page, or in /payments.html, which its script
+// loads) holding a control for each field the type's builder reads (payload.TypeFields), by the
+// field's API name in data-field, the required ones marked so, and no control for a field the
+// builder does not read; and it offers every download the code endpoint's formats allow, the
+// print ones included.
 func TestPageHasEveryType(t *testing.T) {
 	page := string(newTestServer(t, Config{}).get(t, "/").body)
+	payments := servePage(New(Config{}).Handler(), "/payments.html", nil)
+	if payments.Code != http.StatusOK {
+		t.Fatalf("GET /payments.html: %d", payments.Code)
+	}
 	if n := strings.Count(page, `<input type="radio" name="type" value="`); n != len(payload.Types) {
 		t.Errorf("%d types in the type picker, want the %d of payload.Types", n, len(payload.Types))
 	}
@@ -168,16 +202,16 @@ func TestPageHasEveryType(t *testing.T) {
 		if !strings.Contains(page, `<input type="radio" name="type" value="`+string(typ)+`" id="type-`+string(typ)+`"`) {
 			t.Errorf("%s: no radio in the type picker", typ)
 		}
-		start := strings.Index(page, `<div class="type-panel" id="panel-`+string(typ)+`" data-type="`+string(typ)+`"`)
-		if start < 0 {
-			t.Errorf("%s: no panel", typ)
+		panel, inPage := panelOf(page, typ)
+		loaded, inPayments := panelOf(payments.Body.String(), typ)
+		switch {
+		case !inPage && !inPayments:
+			t.Errorf("%s: no panel, in the page or in /payments.html", typ)
 			continue
-		}
-		panel := page[start:]
-		if end := strings.Index(panel[1:], `<div class="type-panel"`); end >= 0 {
-			panel = panel[:end+1]
-		} else if end := strings.Index(panel, "</section>"); end >= 0 {
-			panel = panel[:end]
+		case inPage && inPayments:
+			t.Errorf("%s: a panel in the page and another in /payments.html", typ)
+		case inPayments:
+			panel = loaded
 		}
 		fields := payload.TypeFields[typ]
 		for i, field := range append(slices.Clone(fields.Required), fields.Optional...) {
@@ -199,6 +233,50 @@ func TestPageHasEveryType(t *testing.T) {
 	for _, format := range []string{"png", "svg", "pdf", "eps"} {
 		if !strings.Contains(page, `id="download-`+format+`"`) {
 			t.Errorf("no #download-%s button", format)
+		}
+	}
+}
+
+// TestPagePayments: the payment types' panels are not in the page as it loads (issue 29: the
+// load with the first code under 35 KB gzip) but in /payments.html, which the page's script puts
+// into #payment-panels (its data-src) when one is chosen: served as the page is, with its
+// security headers, its caching, an ETag and gzip, and filled as a template of it (no comment
+// and no action of web/payments.html left).
+func TestPagePayments(t *testing.T) {
+	h := New(Config{}).Handler()
+	gzip := map[string]string{"Accept-Encoding": "gzip"}
+	page, payments := servePage(h, "/", gzip), servePage(h, "/payments.html", gzip)
+	if payments.Code != http.StatusOK || payments.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("GET /payments.html: %d, Content-Encoding %q", payments.Code, payments.Header().Get("Content-Encoding"))
+	}
+	for _, name := range []string{"Content-Type", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "Cache-Control", "Vary"} {
+		if got, want := payments.Header().Get(name), page.Header().Get(name); got != want || want == "" {
+			t.Errorf("/payments.html: %s %q, the page's is %q", name, got, want)
+		}
+	}
+	etag := payments.Header().Get("ETag")
+	if again := servePage(h, "/payments.html", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag}); etag == "" || again.Code != http.StatusNotModified {
+		t.Errorf("/payments.html with its ETag %q: %d", etag, again.Code)
+	}
+	plain := servePage(h, "/payments.html", nil)
+	fragment := string(gunzip(t, payments.Body.Bytes()))
+	if fragment != plain.Body.String() || plain.Header().Get("Content-Encoding") != "" {
+		t.Error("/payments.html: the gzip answer is not the plain one compressed")
+	}
+	if strings.Contains(fragment, "<!--") || strings.Contains(fragment, "{{") {
+		t.Error("/payments.html is sent with a comment or a template action of web/payments.html")
+	}
+	html := string(gunzip(t, page.Body.Bytes()))
+	if !strings.Contains(html, `<div id="payment-panels" data-src="/payments.html"></div>`) {
+		t.Error(`the page has no empty <div id="payment-panels" data-src="/payments.html"> for the panels`)
+	}
+	panels := regexp.MustCompile(`<div class="type-panel" id="(panel-[a-z]+)"`).FindAllStringSubmatch(fragment, -1)
+	if len(panels) == 0 {
+		t.Fatal("/payments.html holds no panel")
+	}
+	for _, m := range panels {
+		if strings.Contains(html, ` id="`+m[1]+`"`) {
+			t.Errorf("the page carries #%s on load: it is /payments.html's", m[1])
 		}
 	}
 }
@@ -284,8 +362,8 @@ func TestPageSettingsLinkTypes(t *testing.T) {
 	}
 }
 
-// TestPageWithoutComments: the script and the style sheet are sent without their comments,
-// and with everything else of web/'s files, line for line.
+// TestPageWithoutComments: the script and the style sheet are sent without their comments and
+// their lines' indentation, and with everything else of web/'s files, line for line.
 func TestPageWithoutComments(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	comment := map[string]*regexp.Regexp{
@@ -293,6 +371,7 @@ func TestPageWithoutComments(t *testing.T) {
 		"style.css": regexp.MustCompile(`(?m)^[ \t]*/\*(?s:.*?)\*/[ \t]*\n|/\*(?s:.*?)\*/`),
 	}
 	left := map[string]*regexp.Regexp{"app.js": regexp.MustCompile(`(?m)^[ \t]*//`), "style.css": regexp.MustCompile(`/\*`)}
+	indent := regexp.MustCompile(`(?m)^[ \t]+`)
 	for name, re := range comment {
 		src, err := web.Files.ReadFile(name)
 		if err != nil {
@@ -302,11 +381,59 @@ func TestPageWithoutComments(t *testing.T) {
 		if left[name].MatchString(body) {
 			t.Errorf("/%s is sent with comments", name)
 		}
-		if want := re.ReplaceAllString(string(src), ""); body != want {
-			t.Errorf("/%s: %d bytes sent, want web/%s without its comments, %d bytes", name, len(body), name, len(want))
+		if want := indent.ReplaceAllString(re.ReplaceAllString(string(src), ""), ""); body != want {
+			t.Errorf("/%s: %d bytes sent, want web/%s without its comments and indentation, %d bytes", name, len(body), name, len(want))
 		}
 		if len(body) >= len(src) {
 			t.Errorf("/%s: %d bytes sent of %d", name, len(body), len(src))
+		}
+	}
+}
+
+// TestPageWithoutIndent: the page's files are sent without the indentation of their lines, but
+// for the lines within a <pre> or a <textarea>, whose white space shows: the curl example's
+// continued lines keep theirs. And web/ holds what makes that safe (withoutIndent): no string
+// or template literal of the script, no string of the style sheet and no tag of the HTML runs
+// over a line break, so that no line of one starts with white space of its own.
+func TestPageWithoutIndent(t *testing.T) {
+	h := New(Config{}).Handler()
+	indented := regexp.MustCompile(`(?m)^[ \t]+\S`)
+	preformatted := regexp.MustCompile(`(?s)<(pre|textarea)[\s>].*?</(?:pre|textarea)>`)
+	for _, name := range []string{"index.html", "payments.html", "app.js", "style.css"} {
+		target := "/" + name
+		if name == "index.html" {
+			target = "/"
+		}
+		sent := servePage(h, target, nil).Body.String()
+		src, err := web.Files.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".html") {
+			// The HTML as the template makes it, indented: its <pre> and <textarea> elements are
+			// sent as they are, and nothing else starts a line with white space.
+			made := string(pageHTML(name, src))
+			if got, want := preformatted.FindAllString(sent, -1), preformatted.FindAllString(made, -1); !slices.Equal(got, want) {
+				t.Errorf("%s: the <pre> and <textarea> elements are sent as %q, want %q", target, got, want)
+			}
+			sent = preformatted.ReplaceAllString(sent, "")
+			for i, line := range strings.Split(made, "\n") {
+				if regexp.MustCompile(`<[A-Za-z/!][^>]*$`).MatchString(line) {
+					t.Errorf("web/%s, line %d of the page made: a tag runs over the line break: %s", name, i+1, line)
+				}
+			}
+		}
+		if m := indented.FindString(sent); m != "" {
+			t.Errorf("%s is sent with an indented line: %q", target, m)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			code, _, _ := strings.Cut(line, " // ")
+			if strings.HasSuffix(strings.TrimSpace(line), "\\") && !strings.HasSuffix(name, ".html") {
+				t.Errorf("web/%s, line %d: a string runs over the line break: %s", name, i+1, line)
+			}
+			if name == "app.js" && strings.Count(strings.ReplaceAll(code, "\\`", ""), "`")%2 != 0 {
+				t.Errorf("web/app.js, line %d: a template literal runs over the line break: %s", i+1, line)
+			}
 		}
 	}
 }

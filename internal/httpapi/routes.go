@@ -43,6 +43,7 @@ func (s *Server) routeTable() map[string]map[string]http.HandlerFunc {
 		"/":                            {http.MethodGet: page("index.html")},
 		"/style.css":                   {http.MethodGet: page("style.css")},
 		"/app.js":                      {http.MethodGet: page("app.js")},
+		"/payments.html":               {http.MethodGet: page("payments.html")},
 	}
 	if !s.cfg.OwnMetricsPort {
 		metricsHandler := s.MetricsHandler()

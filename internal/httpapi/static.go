@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -103,11 +104,11 @@ func page(name string) http.HandlerFunc {
 		panic(err)
 	}
 	contentType := mime.TypeByExtension(path.Ext(name))
-	if name == "index.html" {
+	if path.Ext(name) == ".html" { // the page, and the panels its script loads into it
 		contentType = "text/html; charset=utf-8"
-		body = pageHTML(body)
+		body = pageHTML(name, body)
 	}
-	file := newStatic(contentType, withoutComments(name, body))
+	file := newStatic(contentType, withoutIndent(name, withoutComments(name, body)))
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "+
@@ -155,17 +156,49 @@ func withoutComments(name string, body []byte) []byte {
 	return kept
 }
 
+// preformatted matches the start and the end of the HTML elements whose white space shows.
+var preformatted = regexp.MustCompile(`(?i)<(/?)(?:pre|textarea)[\s>]`)
+
+// withoutIndent returns a page file as it is sent: without the spaces and tabs that start its
+// lines, which show whoever reads web/ the files' structure and would cost every visitor's
+// download some 700 bytes gzip-compressed (issue 29). An HTML line that starts within a <pre> or
+// a <textarea>, whose white space shows (the HTML standard's rendering: pre { white-space: pre },
+// textarea { white-space: pre-wrap }), keeps its own. It relies on what web/ holds, which
+// TestPageWithoutIndent checks: no string or template literal of the script, no string of the
+// style sheet and no tag of the HTML that runs over a line break.
+func withoutIndent(name string, body []byte) []byte {
+	kept := make([]byte, 0, len(body))
+	open := 0 // the <pre> and <textarea> elements the line starts within
+	for line := range bytes.Lines(body) {
+		if open == 0 {
+			line = bytes.TrimLeft(line, " \t")
+		}
+		kept = append(kept, line...)
+		if path.Ext(name) == ".html" {
+			for _, m := range preformatted.FindAllSubmatch(line, -1) {
+				if len(m[1]) == 0 {
+					open++
+				} else {
+					open = max(open-1, 0)
+				}
+			}
+		}
+	}
+	return kept
+}
+
 // lastLine returns b after its last newline.
 func lastLine(b []byte) []byte {
 	return b[bytes.LastIndexByte(b, '\n')+1:]
 }
 
-// pageHTML fills the page's template with the request's rules from packages api, payload and
-// generate (the style defaults, limits and choices, the text limit, the private and public
-// types, the fields' older names, the warnings' wording, the style a type's standard fixes), so
-// that neither the page nor its script holds a copy of them.
-func pageHTML(tmpl []byte) []byte {
-	t := template.Must(template.New("index.html").Parse(string(tmpl)))
+// pageHTML fills a template of the page (index.html, or payments.html, the panels its script
+// loads into it) with the request's rules from packages api, payload and generate (the style
+// defaults, limits and choices, the text limit, the private and public types, the fields' older
+// names, the warnings' wording, the style a type's standard fixes), so that neither the page nor
+// its script holds a copy of them. html/template leaves the templates' comments out.
+func pageHTML(name string, tmpl []byte) []byte {
+	t := template.Must(template.New(name).Parse(string(tmpl)))
 	d := api.StyleDefaults()
 	data := map[string]any{
 		"Color": "#" + d["color"], "ColorPicker": "#" + strings.ToLower(d["color"]),
