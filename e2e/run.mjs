@@ -39,6 +39,9 @@
 //      retried when the RateLimit-* headers say a code is back, and the code shows; a refusal is
 //      said once, beside its field; at 360 px the code (or its small copy) is in view after
 //      typing; the load with the first code is under 35 KB gzip;
+//  13. the payment types' panels (/payments.html) are not in the page on load and not asked
+//      for until the Payments group is reached for or a payment type chosen, then once; when
+//      they cannot come, the form's error area says so and the type chosen before still works;
 // and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
 //
 // Usage: npm ci && node e2e/run.mjs   (test.sh runs it)
@@ -1143,6 +1146,7 @@ try {
     const got = [...answers.values()].filter((a) => a.url.startsWith('http'));
     const files = got.filter((a) => ['/', '/app.js', '/style.css'].includes(new URL(a.url).pathname));
     assert.equal(files.length, 3);
+    assert.ok(!got.some((a) => new URL(a.url).pathname === '/payments.html'), 'the payment types\' panels wait until one is wanted');
     assert.ok(files.every((a) => a.encoding === 'gzip'), JSON.stringify(files));
     const total = got.reduce((n, a) => n + (a.bytes || 0), 0);
     const preview = got.find((a) => new URL(a.url).pathname === '/api/qr-code');
@@ -1152,6 +1156,60 @@ try {
     assert.equal(JSON.parse(asked).format, 'svg', 'the preview asks for the SVG, not JSON with a PNG in it');
     await fresh.close();
     return `${total} bytes on load (${got.map((a) => `${new URL(a.url).pathname} ${a.bytes}`).join(', ')})`;
+  });
+
+  // 13. The payment types' panels, loaded when wanted.
+  await check('the payment types\' panels: not in the page on load, nor asked for; when they cannot come, choosing one says so in the form\'s error area, and the type chosen before is chosen again and still works; focus on the Payments group asks for them (GET /payments.html) without showing one; choosing payment types then asks nothing more', async () => {
+    // A context of its own: the refused /payments.html is in its console, on purpose.
+    const own = await browser.newContext();
+    const p = await own.newPage();
+    const errors = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    const asked = [];
+    p.on('request', (r) => { if (new URL(r.url()).pathname === '/payments.html') asked.push(r.method()); });
+    let refuse = true;
+    await p.route('**/payments.html', (route) => (refuse ? route.fulfill({ status: 503, body: 'busy' }) : route.continue()));
+    await p.goto(base + '/');
+    await p.waitForFunction(() => document.getElementById('preview').dataset.state === 'sample', null, { timeout: 10000 });
+    await p.waitForTimeout(300);
+    const loaded = ['swissqr', 'emvco', 'upi', 'spayd', 'bitcoin'];
+    const inPage = () => p.evaluate((types) => types.filter((t) => document.getElementById('panel-' + t)), loaded);
+    assert.deepEqual(await inPage(), [], 'no payment panel on load');
+    assert.deepEqual(asked, [], '/payments.html is not asked for on load');
+    await p.fill('#url-url', 'example.com');
+    await waitReady(p, 'url');
+
+    await p.locator('label.seg:has(#type-upi)').click();
+    await p.waitForSelector('#form-error:not([hidden])', { timeout: 10000 });
+    assert.equal(await p.textContent('#form-error-title'), 'Cannot show the UPI payment form');
+    assert.equal(await p.textContent('#form-error-message'), 'The service answered 503 Service Unavailable');
+    assert.ok(await p.isChecked('#type-url') && await p.isVisible('#panel-url'), 'the link is chosen again, its panel shown');
+    assert.ok(asked.length >= 1, 'asked for');
+    await p.fill('#url-url', 'example.org');
+    await waitReady(p, 'url');
+    assert.equal(await p.textContent('#meta-payload'), 'https://example.org');
+    assert.ok(await p.isHidden('#form-error'), 'the error goes with the next code');
+
+    refuse = false;
+    await p.focus('#url-url');
+    await p.focus('#type-epc'); // reaching for the Payments group, choosing nothing yet
+    await p.waitForFunction((types) => types.every((t) => document.getElementById('panel-' + t)), loaded, { timeout: 10000 });
+    assert.ok(await p.isChecked('#type-url') && await p.isVisible('#panel-url'), 'the link stays chosen');
+    assert.ok(await p.evaluate((types) => types.every((t) => document.getElementById('panel-' + t).hidden), loaded), 'the panels came hidden');
+    const n = asked.length;
+    await chooseType(p, 'upi');
+    await fillFields(p, 'upi', UPI.input);
+    await waitReady(p, 'upi');
+    await chooseType(p, 'emvco');
+    assert.equal(await p.textContent('#emvco-key-label'), 'Pix key', 'the scheme set up');
+    await chooseType(p, 'bitcoin');
+    assert.equal(await p.getAttribute('#bitcoin-address', 'data-required'), '', 'the address required until an invoice is given');
+    await chooseType(p, 'url');
+    await waitReady(p, 'url');
+    assert.equal(asked.length, n, 'asked for once');
+    assert.deepEqual(asked.slice(0, n).filter((m) => m !== 'GET'), []);
+    assert.deepEqual(errors, []);
+    await own.close();
   });
 
   await check('print: the size at 300 dpi, and the rule of thumb\'s smallest print and scanning distance from the code\'s modules; Copy image puts the PNG on the clipboard, and it scans', async () => {

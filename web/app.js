@@ -1349,9 +1349,10 @@
   form.addEventListener('change', (e) => {
     if ((e.target.type === 'radio' || e.target.type === 'checkbox') && e.target.name === 'type') choosePanel(e.target.value);
   });
-  // The payment types' panels are asked for as soon as the user reaches for one of them.
+  // The payment types' panels are asked for as soon as the user reaches for one of them (once
+  // they are in the page, loadPayments asks nothing more).
   for (const event of ['pointerenter', 'focusin']) {
-    $('types-payments').closest('.type-group').addEventListener(event, () => loadPayments().catch(() => {}), { once: true });
+    $('types-payments').closest('.type-group').addEventListener(event, () => loadPayments().catch(() => {}));
   }
 
   $('wifi-password-toggle').addEventListener('click', (e) => {
