@@ -65,6 +65,7 @@ var openAPIOperations = []struct{ method, path, id string }{
 	{http.MethodGet, "/", "getPage"},
 	{http.MethodGet, "/style.css", "getPageStyle"},
 	{http.MethodGet, "/app.js", "getPageScript"},
+	{http.MethodGet, "/payments.html", "getPagePayments"},
 }
 
 // generationOperations are the operationIds that make codes (and are rate-limited).

@@ -72,7 +72,7 @@ func TestCompressedAnswers(t *testing.T) {
 	}
 	const q = "?url=https%3A%2F%2Fexample.com%2Fproducts%2F12345%3Fref%3Dnewsletter"
 	for _, target := range []string{"/api/qr-code.svg" + q, "/api/qr-code" + q + "&format=json",
-		"/api/qr-code" + q + "&format=pdf", "/api/qr-code" + q + "&format=eps&corners=rounded", "/", "/app.js", "/style.css", "/openapi.json"} {
+		"/api/qr-code" + q + "&format=pdf", "/api/qr-code" + q + "&format=eps&corners=rounded", "/", "/app.js", "/style.css", "/payments.html", "/openapi.json"} {
 		plain, gz := get(target, ""), get(target, "gzip, deflate, br")
 		if plain.Code != http.StatusOK || gz.Code != http.StatusOK {
 			t.Fatalf("%s: %d, %d", target, plain.Code, gz.Code)
