@@ -113,11 +113,11 @@ JS
 
 # a. The tool list.
 inspect list 0 --method tools/list
-check list "tools/list: one tool, generate_qr; type enumerates url, wifi, vcard, email, sms, text and the extensions tel, geo, event, epc; no data property; read-only; an outputSchema; the banana as SVG and PNG icons" <<'JS'
+check list "tools/list: one tool, generate_qr; type enumerates url, wifi, vcard, email, sms, text and the extensions tel, geo, event, epc and the payment types swissqr, emvco, upi, spayd, bitcoin; no data property; read-only; an outputSchema; the banana as SVG and PNG icons" <<'JS'
 const tools = out.result.tools;
 assert.deepStrictEqual(tools.map((t) => t.name), ["generate_qr"], "want exactly one tool, generate_qr");
 const props = tools[0].inputSchema.properties;
-assert.deepStrictEqual(props.type && props.type.enum, ["url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc"], "inputSchema.properties.type.enum");
+assert.deepStrictEqual(props.type && props.type.enum, ["url", "wifi", "vcard", "email", "sms", "text", "tel", "geo", "event", "epc", "swissqr", "emvco", "upi", "spayd", "bitcoin"], "inputSchema.properties.type.enum");
 assert.ok(!("data" in props), "inputSchema has a data property: the tool must not take raw QR strings");
 assert.strictEqual(tools[0].annotations && tools[0].annotations.readOnlyHint, true, "annotations.readOnlyHint");
 assert.strictEqual(tools[0].outputSchema && tools[0].outputSchema.type, "object", "outputSchema");
