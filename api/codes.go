@@ -32,6 +32,7 @@ const (
 	ReasonMethodNotAllowed Reason = "METHOD_NOT_ALLOWED"     // the path does not take the method
 	ReasonOverloaded       Reason = "OVERLOADED"             // too many requests waiting to be served
 	ReasonInternal         Reason = "INTERNAL_ERROR"         // a fault of the service
+	ReasonInvalidCaption   Reason = "INVALID_CAPTION"        // a caption too long, not on one line, or with a character the font lacks
 )
 
 // ReasonInfo describes an error code: the HTTP status that carries it and what it means.
@@ -52,6 +53,7 @@ var Reasons = []ReasonInfo{
 	{ReasonEmptyValue, http.StatusBadRequest, "data, url or text is given but empty."},
 	{ReasonInvalidColor, http.StatusBadRequest, "color or background is not six hexadecimal digits, with or without #."},
 	{ReasonLowContrast, http.StatusBadRequest, "QR readers cannot reliably tell the colour from the background: it must be darker, with at most 45 % of the background's luma, 48 luma steps below it, and a contrast ratio of 3:1."},
+	{ReasonInvalidCaption, http.StatusBadRequest, "The caption has more than 40 characters, a line break or control character, or characters the caption font cannot draw (the message names them)."},
 	{ReasonUsePost, http.StatusBadRequest, payload.JoinWords(payload.PrivateTypes(), "and") + " codes are made with POST."},
 	{payload.ReasonMissingPayload, http.StatusBadRequest, "The request has neither data nor type."},
 	{payload.ReasonInvalidType, http.StatusBadRequest, "type is not " + payload.JoinWords(payload.Types, "or") + "."},

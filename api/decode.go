@@ -175,15 +175,18 @@ func (r *Request) setJSON(name string, raw json.RawMessage) error {
 		return NewError(ReasonWrongType, name, "Send "+name+" as "+want+".", "%s must be %s", name, want)
 	}
 	switch name {
-	case "hidden", "download":
+	case "hidden", "download", "show_destination":
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return wrongType("a JSON boolean (true or false)")
 		}
-		if name == "hidden" {
+		switch name {
+		case "hidden":
 			r.Payload.Hidden = b
-		} else {
+		case "download":
 			r.Download = b
+		default:
+			r.ShowDestination = b
 		}
 		return nil
 	case "size", "margin":

@@ -45,9 +45,12 @@ func EncodeJSON(r *Request) ([]byte, error) {
 		body["format"] = string(r.Format)
 	}
 	for _, f := range r.styleFields() {
-		if f.number {
+		switch {
+		case f.number:
 			body[f.name] = json.Number(f.value)
-		} else {
+		case f.boolean:
+			body[f.name] = true
+		default:
 			body[f.name] = f.value
 		}
 	}
@@ -76,10 +79,11 @@ func withDefaults(r Request) Request {
 	return r
 }
 
-// styleField is a style field of a request in its text form (number: a decimal integer).
+// styleField is a style field of a request in its text form (number: a decimal integer;
+// boolean: true).
 type styleField struct {
-	name, value string
-	number      bool
+	name, value     string
+	number, boolean bool
 }
 
 // styleFields returns the style fields of r that differ from the defaults, in the forms
@@ -90,7 +94,7 @@ func (r *Request) styleFields() []styleField {
 	var fs []styleField
 	add := func(differs bool, name, value string, number bool) {
 		if differs {
-			fs = append(fs, styleField{name, value, number})
+			fs = append(fs, styleField{name: name, value: value, number: number})
 		}
 	}
 	add(r.Color != d.Color, "color", FormatColor(r.Color)[1:], false)
@@ -100,5 +104,10 @@ func (r *Request) styleFields() []styleField {
 	add(r.ECC != d.ECC, "ecc", r.ECC.String(), false)
 	add(r.Size != d.Size, "size", strconv.Itoa(r.Size), true)
 	add(r.Margin != d.Margin, "margin", strconv.Itoa(r.Margin), true)
+	add(r.Caption != d.Caption, "caption", r.Caption, false)
+	add(r.CaptionPosition != d.CaptionPosition, "caption_position", r.CaptionPosition.String(), false)
+	if r.ShowDestination {
+		fs = append(fs, styleField{name: "show_destination", value: "true", boolean: true})
+	}
 	return fs
 }

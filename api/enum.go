@@ -45,6 +45,16 @@ const (
 	CornersRounded                // the convex corners of dark shapes rounded
 )
 
+// CaptionPosition is where a caption goes: below the code or above it. The zero value is
+// CaptionBelow, the default.
+type CaptionPosition uint8
+
+// The caption positions.
+const (
+	CaptionBelow CaptionPosition = iota // under the code's quiet zone
+	CaptionAbove                        // over the code's quiet zone
+)
+
 // The tables: wire names in document order, the words a form shows, and the meaning.
 var (
 	formats = enumeration[Format]{field: "format", choices: []choice[Format]{
@@ -67,6 +77,10 @@ var (
 	corners = enumeration[Corners]{field: "corners", choices: []choice[Corners]{
 		{CornersSquare, "square", "Square", "square modules"},
 		{CornersRounded, "rounded", "Rounded", "the outer corners of dark shapes rounded"},
+	}}
+	captionPositions = enumeration[CaptionPosition]{field: "caption_position", choices: []choice[CaptionPosition]{
+		{CaptionBelow, "below", "Below", "the caption under the code"},
+		{CaptionAbove, "above", "Above", "the caption over the code"},
 	}}
 )
 
@@ -97,6 +111,9 @@ func (l Logo) String() string { return logos.name(l) }
 
 // String returns the corners' wire name: square or rounded.
 func (c Corners) String() string { return corners.name(c) }
+
+// String returns the caption position's wire name: below or above.
+func (p CaptionPosition) String() string { return captionPositions.name(p) }
 
 // choice is one value of an enumeration: the value, its wire name, the words a form shows for it
 // and what it means.

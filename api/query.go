@@ -25,7 +25,7 @@ const (
 // queryNames are the parameters a GET request reads; others are ignored (links get tracking
 // parameters appended).
 var queryNames = []string{"type", "url", "text", "data", "color", "background", "logo", "corners", "size",
-	"format", "download", "ecc", "margin"}
+	"format", "download", "ecc", "margin", "caption", "caption_position", "show_destination"}
 
 // FromQuery reads a GET request from its raw query string (spec 4.1, 4.3 to 4.5): url, text or
 // raw data, and the style parameters; type may be url or text (the structured types need POST);
@@ -93,14 +93,9 @@ func (r *Request) setQuery(name, v string) error {
 	case "size", "margin":
 		return r.SetStyle(name, v)
 	case "download":
-		switch v {
-		case "0", "false":
-			r.Download = false
-		case "1", "true":
-			r.Download = true
-		default:
-			return NewError(ReasonInvalidValue, name, "Use 0 or 1 (or false or true).", "download %q is not 0, 1, false or true", v)
-		}
+		b, err := parseBool(name, v)
+		r.Download = b
+		return err
 	default:
 		return r.setString(name, v)
 	}

@@ -11,6 +11,8 @@ import (
 	"image/color"
 	"net/url"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/payload"
 )
@@ -42,6 +44,13 @@ type Request struct {
 	Background color.RGBA
 	Logo       Logo
 	Corners    Corners
+
+	// Words around the code (bananaqr extensions): a caption of 1 to MaxCaption characters on
+	// one line, over or under the code, and for a public url code its destination printed
+	// small beneath. Empty Caption is none.
+	Caption         string
+	CaptionPosition CaptionPosition
+	ShowDestination bool
 }
 
 // Limits and defaults of the request (spec 2.1, 8; decisions.md). The renderer has the same
@@ -52,6 +61,7 @@ const (
 	DefaultSize   = 1024
 	MaxMargin     = 16
 	DefaultMargin = 4
+	MaxCaption    = 40 // characters (Unicode code points) of a caption
 )
 
 // NewRequest returns a request with the defaults: SVG, 1024 pixels, a quiet zone of 4 modules,
@@ -115,10 +125,48 @@ func (r *Request) setStyle(name, value string) (ok bool, err error) {
 		r.Corners, err = corners.parse(value)
 	case "ecc":
 		r.ECC, err = levels.parse(value)
+	case "caption":
+		r.Caption, err = value, checkCaption(value)
+	case "caption_position":
+		r.CaptionPosition, err = captionPositions.parse(value)
+	case "show_destination":
+		r.ShowDestination, err = parseBool(name, value)
 	default:
 		return false, nil
 	}
 	return true, err
+}
+
+// checkCaption refuses a caption that is not text of at most MaxCaption characters on one
+// line: invalid UTF-8, a control character (Unicode's Cc, tab and line breaks included) or a
+// line or paragraph separator (U+2028, U+2029). An empty caption is none. Whether the caption
+// font can draw every character is the pipeline's check (internal/generate), since package api
+// knows no font.
+func checkCaption(s string) error {
+	hint := fmt.Sprintf("Give caption as one line of at most %d characters, such as Scan for the menu.", MaxCaption)
+	if !utf8.ValidString(s) {
+		return NewError(ReasonInvalidCaption, "caption", hint, "caption is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(s); n > MaxCaption {
+		return NewError(ReasonInvalidCaption, "caption", hint, "caption has %d characters, more than %d", n, MaxCaption)
+	}
+	for _, c := range s {
+		if unicode.IsControl(c) || c == '\u2028' || c == '\u2029' {
+			return NewError(ReasonInvalidCaption, "caption", hint, "caption holds the control or line-break character U+%04X", c)
+		}
+	}
+	return nil
+}
+
+// parseBool reads a boolean parameter: 0, 1, false or true.
+func parseBool(name, v string) (bool, error) {
+	switch v {
+	case "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	}
+	return false, NewError(ReasonInvalidValue, name, "Use 0 or 1 (or false or true).", "%s %q is not 0, 1, false or true", name, v)
 }
 
 // setInt sets size or margin, checking its range.

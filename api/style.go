@@ -8,7 +8,7 @@ import "strconv"
 // headers read them from here; a test holds the OpenAPI document to them.
 
 // StyleValues returns the allowed values of the enumerated style field name (format, logo,
-// corners or ecc) in document order; nil for any other name.
+// corners, ecc or caption_position) in document order; nil for any other name.
 func StyleValues(name string) []string {
 	var out []string
 	for _, c := range StyleChoices(name) {
@@ -17,8 +17,8 @@ func StyleValues(name string) []string {
 	return out
 }
 
-// StyleChoices returns the values of the enumerated style field name (format, logo, corners or
-// ecc) in document order, with the words a form shows and their meanings (enum.go's tables); nil
+// StyleChoices returns the values of the enumerated style field name (format, logo, corners, ecc
+// or caption_position) in document order, with the words a form shows and their meanings (enum.go's tables); nil
 // for any other name.
 func StyleChoices(name string) []Choice {
 	switch name {
@@ -30,18 +30,22 @@ func StyleChoices(name string) []Choice {
 		return corners.exported()
 	case "ecc":
 		return levels.exported()
+	case "caption_position":
+		return captionPositions.exported()
 	}
 	return nil
 }
 
 // StyleDefaults returns the default of every style field as text, by name: color and
-// background as RRGGBB without #, size and margin as decimal integers, the others by name.
+// background as RRGGBB without #, size and margin as decimal integers, show_destination as
+// false, caption as the empty string (none), the others by name.
 func StyleDefaults() map[string]string {
 	d := NewRequest()
 	return map[string]string{
 		"color": FormatColor(d.Color)[1:], "background": FormatColor(d.Background)[1:],
 		"size": strconv.Itoa(d.Size), "margin": strconv.Itoa(d.Margin), "format": string(d.Format),
 		"logo": d.Logo.String(), "corners": d.Corners.String(), "ecc": d.ECC.String(),
+		"caption": d.Caption, "caption_position": d.CaptionPosition.String(), "show_destination": strconv.FormatBool(d.ShowDestination),
 	}
 }
 

@@ -28,14 +28,17 @@ func TestEncodeHelpFromAPI(t *testing.T) {
 		if name == "format" {
 			continue // the format is the -o file's extension
 		}
-		usage, ok := flags[name]
+		usage, ok := flags[styleFlag(name)]
 		if !ok {
-			t.Errorf("no -%s flag", name)
+			t.Errorf("no -%s flag", styleFlag(name))
 			continue
 		}
 		want := fmt.Sprintf("(default %q)", value)
 		if name == "size" || name == "margin" {
 			want = "(default " + value + ")"
+		}
+		if value == "" || value == "false" { // the flag package states no empty or false default
+			want = ""
 		}
 		if !strings.Contains(usage, want) {
 			t.Errorf("-%s: %q does not say %s", name, usage, want)

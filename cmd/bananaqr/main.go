@@ -144,9 +144,10 @@ func encode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type encodeFlags struct {
 	*flag.FlagSet
 	ecc, out, fg, bg, corners, logo, remote *string
+	caption, captionPosition                *string
 	batch                                   *string // a CSV file of codes to make (batch.go)
 	margin, size                            *int
-	invert                                  *bool
+	invert, showDestination                 *bool
 	typeFields                              *payloadFields
 	words                                   []string // the arguments that are not flags, in order
 }
@@ -191,6 +192,9 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	f.typeFields = payloadFlags(fs)
 	f.batch = batchFlag(fs)
 	f.logo = fs.String("logo", defaults["logo"], "image: `mark` in the centre: "+choices("logo"))
+	f.caption = fs.String("caption", defaults["caption"], fmt.Sprintf("image: `words` printed with the code, one line of at most %d characters (Latin, Greek,\nCyrillic); the image keeps -size and the code shrinks to make room", api.MaxCaption))
+	f.captionPosition = fs.String("caption-position", defaults["caption_position"], "image: `where` the caption goes: "+choices("caption_position"))
+	f.showDestination = fs.Bool("show-destination", false, "image: print a url code's host and path small beneath it")
 	f.remote = fs.String("remote", "", fmt.Sprintf("make the code with the bananaqr service at `URL` (its base, such as https://qr.example.com)\n"+
 		"instead of on this machine; the service's limits (%d,%03d characters, %d codes a minute) apply",
 		payload.MaxLen/1000, payload.MaxLen%1000, defaultRateLimit))
@@ -209,6 +213,10 @@ func newEncodeFlags(stderr io.Writer) *encodeFlags {
 	}
 	return f
 }
+
+// styleFlag returns the flag of the style field name: its words joined by hyphens, as the
+// payload fields' flags (caption_position is -caption-position).
+func styleFlag(name string) string { return strings.ReplaceAll(name, "_", "-") }
 
 // fileExtensions lists the file names' extensions that -o takes, the formats that are files
 // (api.FileFormats): ".svg, .png, .pdf or .eps".
@@ -235,9 +243,11 @@ func (f *encodeFlags) request() (api.Request, error) {
 	for _, style := range []struct{ name, value string }{
 		{"ecc", *f.ecc}, {"margin", strconv.Itoa(*f.margin)}, {"size", strconv.Itoa(*f.size)},
 		{"color", *f.fg}, {"background", *f.bg}, {"corners", *f.corners}, {"logo", *f.logo},
+		{"caption", *f.caption}, {"caption_position", *f.captionPosition},
+		{"show_destination", strconv.FormatBool(*f.showDestination)},
 	} {
 		if err := r.SetStyle(style.name, style.value); err != nil {
-			return r, fmt.Errorf("-%s: %s", style.name, apiMessage(api.ErrorOf(err)))
+			return r, fmt.Errorf("-%s: %s", styleFlag(style.name), apiMessage(api.ErrorOf(err)))
 		}
 	}
 	if *f.out != "" {

@@ -171,12 +171,31 @@ func Draw(r *api.Request, p payload.Payload, s *qr.Symbol) (*Result, error) {
 }
 
 // build checks the colours and what else no single field of r shows (Check), then builds its
-// payload.
+// payload, and checks that a destination asked for can be shown (checkDestination).
 func build(r *api.Request) (payload.Payload, error) {
 	if err := Check(r); err != nil {
 		return payload.Payload{}, err
 	}
-	return payload.Build(&r.Payload)
+	p, err := payload.Build(&r.Payload)
+	if err != nil {
+		return p, err
+	}
+	return p, checkDestination(r, p)
+}
+
+// checkDestination returns INVALID_VALUE when r asks to print the destination of payload p and p
+// has none to show: only a public url code's link is printed (a private payload never shows,
+// such as a link with user information).
+func checkDestination(r *api.Request, p payload.Payload) error {
+	if !r.ShowDestination {
+		return nil
+	}
+	if _, ok := payload.DestinationOf(p.Text); !ok || p.Type != payload.URL || p.Private {
+		return api.NewError(api.ReasonInvalidValue, "show_destination",
+			"Leave out show_destination, or use it with a url code: it prints a public link's host and path.",
+			"show_destination is for public url codes, not %s", p.Type)
+	}
+	return nil
 }
 
 // encodeError returns the API's error for err, the encoder's error for payload p of r: NOT_ENCODABLE

@@ -90,10 +90,15 @@ func Encoding(r *api.Request) qr.Options {
 // Check checks what no single field of r shows: that readers can tell the colours apart
 // (package contrast), else LOW_CONTRAST with a nearby pair that they can; and that the style
 // fields a payload type's standard fixes have their one value (FixedStyles: an epc code has no
-// logo and level M), else INVALID_VALUE.
+// logo and level M) and that a swissqr code has no caption, else INVALID_VALUE.
 func Check(r *api.Request) error {
 	if err := checkFixed(r); err != nil {
 		return err
+	}
+	if r.Caption != "" && r.Payload.Type == payload.SwissQR {
+		return api.NewError(api.ReasonInvalidValue, "caption",
+			"Leave out caption for swissqr codes: the QR-bill's payment part has its own texts around the Swiss QR Code (SIX IG QR-bill 2.3).",
+			"a swissqr code takes no caption")
 	}
 	v := contrast.Judge(r.Color, r.Background)
 	if v.Readable {

@@ -83,7 +83,7 @@ func TestMCPToolList(t *testing.T) {
 		"currency", "country", "city", "postalCode", "street", "buildingNumber", "debtorName", "debtorStreet",
 		"debtorBuildingNumber", "debtorPostalCode", "debtorCity", "debtorCountry", "billInformation", "scheme", "key",
 		"merchantCategory", "vpa", "dueDate", "variableSymbol", "specificSymbol", "constantSymbol", "address", "label", "lightning",
-		"color", "background", "logo", "corners", "size", "ecc", "margin"}
+		"color", "background", "logo", "corners", "size", "ecc", "margin", "caption", "caption_position", "show_destination"}
 	if !sameSet(names, want) || schema.Type != "object" || !reflect.DeepEqual(schema.Required, []string{"type"}) {
 		t.Errorf("properties %v, required %v", names, schema.Required)
 	}

@@ -86,6 +86,10 @@ type Input struct {
 	Size       int    `json:"size,omitempty" jsonschema:"The image's width and height in pixels."`
 	ECC        string `json:"ecc,omitempty" jsonschema:"Least error correction level; raised for free when the code keeps its size."`
 	Margin     *int   `json:"margin,omitempty" jsonschema:"The quiet zone around the code, in modules; below 4 many readers fail and the answer carries a SMALL_QUIET_ZONE warning."`
+
+	Caption         string `json:"caption,omitempty" jsonschema:"Words printed with the code, such as Scan for the menu: one line of at most 40 characters, Latin, Greek or Cyrillic letters; the image keeps its size and the code shrinks to make room."`
+	CaptionPosition string `json:"caption_position,omitempty" jsonschema:"Where the caption goes."`
+	ShowDestination bool   `json:"show_destination,omitempty" jsonschema:"type url only: true prints the link's host and path small beneath the code, so people can check where it goes before they scan it."`
 }
 
 // inputSchema returns the input schema of generate_qr: Input's, with the enumerations, ranges,
@@ -118,7 +122,7 @@ func inputSchema() *jsonschema.Schema {
 	def("security", payload.Securities[0])
 	def("hidden", false)
 	styles := api.StyleDefaults()
-	for _, name := range []string{"logo", "corners", "ecc"} {
+	for _, name := range []string{"logo", "corners", "ecc", "caption_position"} {
 		var values []any
 		for _, v := range api.StyleValues(name) {
 			values = append(values, v)
@@ -135,6 +139,9 @@ func inputSchema() *jsonschema.Schema {
 	for _, c := range []string{"color", "background"} {
 		s.Properties[c].Pattern = "^#?[0-9A-Fa-f]{6}$"
 	}
+	def("show_destination", false)
+	maxCaption := api.MaxCaption
+	s.Properties["caption"].MaxLength = &maxCaption
 	def("color", styles["color"])
 	def("background", styles["background"])
 	one, max := 1, payload.MaxLen

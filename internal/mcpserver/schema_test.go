@@ -56,8 +56,11 @@ func TestSchemaFromAPI(t *testing.T) {
 				t.Errorf("%s's description %q does not say what %s means", name, d, c.Name)
 			}
 		}
-		if name != "size" && name != "margin" {
+		if name != "size" && name != "margin" && name != "show_destination" {
 			value = `"` + value + `"`
+		}
+		if value == `""` { // none (a caption): no default to state
+			value = ""
 		}
 		if got := string(s.Properties[name].Default); got != value {
 			t.Errorf("%s's default %s, want %s", name, got, value)
