@@ -51,6 +51,7 @@ type glyphData struct {
 	advance int32 // OpenType hmtx advanceWidth
 	bounds  Rect  // of the outline; zero for a glyph without contours
 	outline Outline
+	svg     atomic.Pointer[svgGlyphPath] // its relative SVG path data, formatted on first use
 }
 
 // Metrics are a face's vertical measures, in font units (OpenType hhea and OS/2).

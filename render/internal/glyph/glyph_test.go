@@ -103,7 +103,7 @@ func TestMissing(t *testing.T) {
 		{"Ταχίστη αλεπού ΐΰ ϊ", nil},
 		{"Съешь же ещё этих мягких французских булок, да выпей чаю. Ґ ґ Ђ Ѳ", nil},
 		{"a\u00a0b c", nil},
-		{"e\u0301 q\u0301", nil}, // a combining mark the font has
+		{"e\u0301 q\u0301", nil},      // a combining mark the font has
 		{"\u2126 \u212B \u212A", nil}, // ohm, angstrom and kelvin signs: NFC makes them Ω Å K
 		{"中", []rune{'中'}},
 		{"Menu 😀 中 😀 中", []rune{'😀', '中'}},
@@ -302,23 +302,28 @@ func (r *recorder) QuadTo(cx, cy, x, y float64) {
 }
 func (r *recorder) Close() { r.steps = append(r.steps, step{'Z', nil}) }
 
-// parsePath reads SVG path data of absolute M, L, Q and Z commands (SVG 1.1, 8.3.9 "The grammar
-// for path data": numbers separated by spaces or signs, a repeated command's letter left out;
-// after M the repeat is L).
+// parsePath reads SVG path data of M, L, Q and Z commands, absolute or relative (m, l, q, z),
+// into absolute steps (SVG 1.1, 8.3.9 "The grammar for path data": numbers separated by spaces
+// or signs, a repeated command's letter left out; after M the repeat is L, after m it is l).
 func parsePath(d string) ([]step, error) {
 	arity := map[byte]int{'M': 2, 'L': 2, 'Q': 4, 'Z': 0}
 	var steps []step
 	var cmd byte
+	var relative bool
+	var cur, start [2]float64
 	for i := 0; i < len(d); {
-		switch c := d[i]; {
+		c := d[i]
+		upper := c &^ 0x20
+		switch _, isCmd := arity[upper]; {
 		case c == ' ':
 			i++
 			continue
-		case arity[c] > 0 || c == 'Z':
-			cmd = c
+		case isCmd:
+			cmd, relative = upper, c != upper
 			i++
-			if c == 'Z' {
+			if cmd == 'Z' {
 				steps = append(steps, step{'Z', nil})
+				cur = start
 				continue
 			}
 		case cmd == 0 || cmd == 'Z':
@@ -327,7 +332,7 @@ func parsePath(d string) ([]step, error) {
 			cmd = 'L'
 		}
 		s := step{cmd: cmd}
-		for range arity[cmd] {
+		for k := range arity[cmd] {
 			for i < len(d) && d[i] == ' ' {
 				i++
 			}
@@ -342,12 +347,64 @@ func parsePath(d string) ([]step, error) {
 			if err != nil {
 				return nil, fmt.Errorf("at %d: %v", i, err)
 			}
+			if relative {
+				v += cur[k%2]
+			}
 			s.args = append(s.args, v)
 			i = j
+		}
+		cur = [2]float64{s.args[len(s.args)-2], s.args[len(s.args)-1]}
+		if cmd == 'M' {
+			start = cur
 		}
 		steps = append(steps, s)
 	}
 	return steps, nil
+}
+
+// withoutClosingLines returns steps without each line that returns to its contour's start just
+// before Z, which draws that line anyway.
+func withoutClosingLines(steps []step) []step {
+	var out []step
+	var start []float64
+	for i, s := range steps {
+		if s.cmd == 'M' {
+			start = s.args
+		}
+		if s.cmd == 'L' && i+1 < len(steps) && steps[i+1].cmd == 'Z' && slices.Equal(s.args, start) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestSVGPathFontUnits parses the font-unit path data of a line back into absolute segments and
+// compares them with what Walk hands a pen at scale 1, y up; and checks the glyphs' cached data
+// is reused, not formatted again.
+func TestSVGPathFontUnits(t *testing.T) {
+	for _, f := range faces {
+		run := f.Shape("Ag Жé Ω, AVATAR")
+		d := f.AppendSVGPathFontUnits(nil, run)
+		got, err := parsePath(string(d))
+		if err != nil {
+			t.Fatalf("%s: path %q: %v", f, d, err)
+		}
+		var want recorder
+		f.Walk(run, Transform{Scale: 1, YUp: true}, &want)
+		if w := withoutClosingLines(want.steps); !reflect.DeepEqual(withoutClosingLines(got), w) {
+			t.Errorf("%s: path %s\nparses as %v\nwant %v", f, d, got, w)
+		}
+		if bytes.Contains(d, []byte(" -")) || bytes.Contains(d, []byte(".")) || len(withoutClosingLines(got)) != len(got) {
+			t.Errorf("%s: the path data is longer than needed: %s", f, d)
+		}
+		if again := f.AppendSVGPathFontUnits(nil, run); !bytes.Equal(again, d) {
+			t.Errorf("%s: the second path differs from the first", f)
+		}
+		if allocs := testing.AllocsPerRun(10, func() { f.AppendSVGPathFontUnits(d[:0], run) }); allocs != 0 {
+			t.Errorf("%s: AppendSVGPathFontUnits made %v allocations into a large enough buffer", f, allocs)
+		}
+	}
 }
 
 // TestMaskBounds checks that a mask's ink lies in the box of the outlines at the mask's scale,
@@ -396,8 +453,8 @@ func countAlpha(m *image.Alpha, a uint8) int {
 	return bytes.Count(m.Pix, []byte{a})
 }
 
-// TestMaskMatchesSVG draws the path data with librsvg (rsvg-convert) and compares it with the
-// mask of the same run: the same ink, give or take anti-aliasing.
+// TestMaskMatchesSVG draws the path data, in both forms, with librsvg (rsvg-convert) and
+// compares it with the mask of the same run: the same ink, give or take anti-aliasing.
 func TestMaskMatchesSVG(t *testing.T) {
 	rsvg, err := exec.LookPath("rsvg-convert")
 	if err != nil {
@@ -406,35 +463,40 @@ func TestMaskMatchesSVG(t *testing.T) {
 	const w, h = 400, 60
 	tr := Transform{X: 4, Y: 44, Scale: 0.04}
 	run := Bold.Shape("Scan for the menu — Меню")
-	svg := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d"><path d="%s"/></svg>`,
-		w, h, Bold.AppendSVGPath(nil, run, tr))
-	file := filepath.Join(t.TempDir(), "caption.svg")
-	if err := os.WriteFile(file, []byte(svg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(rsvg, file).Output()
-	if err != nil {
-		t.Fatalf("rsvg-convert: %v", err)
-	}
-	img, err := png.Decode(bytes.NewReader(out))
-	if err != nil {
-		t.Fatal(err)
-	}
 	mask := Bold.Mask(run, tr)
-	var diff, ink float64
-	for y := range h {
-		for x := range w {
-			_, _, _, a := img.At(x, y).RGBA()
-			var m uint8
-			if (image.Point{x, y}).In(mask.Rect) {
-				m = mask.AlphaAt(x, y).A
-			}
-			diff += math.Abs(float64(a>>8) - float64(m))
-			ink += float64(m)
+	for name, path := range map[string]string{
+		"absolute": fmt.Sprintf(`<path d="%s"/>`, Bold.AppendSVGPath(nil, run, tr)),
+		"font units": fmt.Sprintf(`<path transform="matrix(%v 0 0 %v %v %v)" d="%s"/>`,
+			tr.Scale, -tr.Scale, tr.X, tr.Y, Bold.AppendSVGPathFontUnits(nil, run)),
+	} {
+		svg := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">%s</svg>`, w, h, path)
+		file := filepath.Join(t.TempDir(), "caption.svg")
+		if err := os.WriteFile(file, []byte(svg), 0o600); err != nil {
+			t.Fatal(err)
 		}
-	}
-	t.Logf("the mask and librsvg's drawing differ by %.2f%% of the ink", 100*diff/ink)
-	if ink == 0 || diff/ink > 0.05 {
-		t.Errorf("the mask and librsvg's drawing differ by %.1f%% of the ink", 100*diff/ink)
+		out, err := exec.Command(rsvg, file).Output()
+		if err != nil {
+			t.Fatalf("rsvg-convert: %v", err)
+		}
+		img, err := png.Decode(bytes.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var diff, ink float64
+		for y := range h {
+			for x := range w {
+				_, _, _, a := img.At(x, y).RGBA()
+				var m uint8
+				if (image.Point{x, y}).In(mask.Rect) {
+					m = mask.AlphaAt(x, y).A
+				}
+				diff += math.Abs(float64(a>>8) - float64(m))
+				ink += float64(m)
+			}
+		}
+		t.Logf("%s: the mask and librsvg's drawing differ by %.2f%% of the ink", name, 100*diff/ink)
+		if ink == 0 || diff/ink > 0.05 {
+			t.Errorf("%s: the mask and librsvg's drawing differ by %.1f%% of the ink", name, 100*diff/ink)
+		}
 	}
 }
