@@ -16,8 +16,10 @@
 //     x, spaced by their advances (OpenType hmtx) and pair kerning (OpenType GPOS lookup type 2,
 //     PairPos). No substitution (GSUB) is applied: Latin, Greek and Cyrillic need none.
 //  3. A Run is drawn at a Transform (origin and scale in the target's units): as SVG path data
-//     (Face.AppendSVGPath), as segments handed to a Pen (Face.Walk, for PDF and EPS), or filled
-//     into an 8-bit coverage mask (Face.Mask, for PNG).
+//     (Face.AppendSVGPathFontUnits, copied from per-glyph data formatted once and placed by a
+//     transform attribute; or Face.AppendSVGPath, in absolute coordinates), as segments handed
+//     to a Pen (Face.Walk, for PDF and EPS), or filled into an 8-bit coverage mask (Face.Mask,
+//     for PNG, from glyph masks rasterised once per scale and quarter-pixel position).
 //
 // Outlines are TrueType's (OpenType glyf table): contours of straight lines and quadratic Bézier
 // curves, with y growing upwards from the baseline, as in the font.

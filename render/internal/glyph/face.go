@@ -40,6 +40,7 @@ type Face struct {
 	cmap    map[rune]ID // the Basic Multilingual Plane's characters that have a glyph
 	kerns   atomic.Pointer[map[pair]int16]
 	buffers sync.Pool // *sfnt.Buffer, for the cache misses
+	masks   maskCache // glyphs rasterised by Mask
 }
 
 // An ID is a glyph's index in its font (OpenType: glyph ID); 0 is .notdef, the glyph drawn for

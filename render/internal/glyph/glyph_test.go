@@ -500,3 +500,39 @@ func TestMaskMatchesSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSaturating checks the eight-lane saturating addition against the byte-wise one.
+func TestAddSaturating(t *testing.T) {
+	values := []uint8{0, 1, 2, 63, 64, 127, 128, 129, 200, 254, 255}
+	for _, x := range values {
+		for _, y := range values {
+			a := uint64(x) * 0x0101010101010101
+			b := uint64(y)<<56 | uint64(y)<<8 | uint64(x)
+			got := addSaturating(a, b)
+			for lane := range 8 {
+				ai, bi := uint(a>>(8*lane)&0xFF), uint(b>>(8*lane)&0xFF)
+				if g := uint(got >> (8 * lane) & 0xFF); g != min(ai+bi, 255) {
+					t.Fatalf("addSaturating(%#x, %#x) lane %d = %d, want %d", a, b, lane, g, min(ai+bi, 255))
+				}
+			}
+		}
+	}
+}
+
+// TestMaskCache checks that the glyph mask cache stays within its bound over many scales, and
+// that a mask does not depend on what the cache held before.
+func TestMaskCache(t *testing.T) {
+	warm := &Face{name: Regular.name, ttf: Regular.ttf}
+	run := warm.Shape("Scan for the menu")
+	for i := range 300 {
+		warm.Mask(run, Transform{X: 1.1 * float64(i), Y: 90, Scale: 0.04 + float64(i)/2000})
+		if warm.masks.bytes > maxMaskBytes {
+			t.Fatalf("after %d masks the cache holds %d bytes, more than %d", i+1, warm.masks.bytes, maxMaskBytes)
+		}
+	}
+	tr := Transform{X: 5.6, Y: 70.3, Scale: 0.061}
+	cold := &Face{name: Regular.name, ttf: Regular.ttf}
+	if got, want := warm.Mask(run, tr), cold.Mask(run, tr); got.Rect != want.Rect || !bytes.Equal(got.Pix, want.Pix) {
+		t.Errorf("the mask from a warm cache differs from a cold one's")
+	}
+}
