@@ -76,7 +76,8 @@ func formatSVGGlyph(o Outline) *svgGlyphPath {
 			if i > 0 {
 				b = append(b, 'z', 'm')
 				b = appendInts(b, int32(s.P[0].X)-int32(start.X), int32(s.P[0].Y)-int32(start.Y))
-				last = 0
+				last = 'l' // after m, more pairs are relative lines (the body's first contour,
+				// after the run's M, spells its first command out: last starts as 0)
 			}
 			start, cur = s.P[0], s.P[0]
 		case LineTo:
@@ -84,30 +85,32 @@ func formatSVGGlyph(o Outline) *svgGlyphPath {
 			if closing && s.P[0] == start {
 				continue
 			}
-			if last != 'l' {
-				b = append(b, 'l')
-				last = 'l'
-			} else {
-				b = appendSeparator(b, int32(s.P[0].X)-int32(cur.X))
-			}
-			b = appendInts(b, int32(s.P[0].X)-int32(cur.X), int32(s.P[0].Y)-int32(cur.Y))
+			b = appendRelative(b, &last, 'l', cur, s.P[0])
 			cur = s.P[0]
 		case QuadTo:
-			if last != 'q' {
-				b = append(b, 'q')
-				last = 'q'
-			} else {
-				b = appendSeparator(b, int32(s.P[0].X)-int32(cur.X))
-			}
-			b = appendInts(b, int32(s.P[0].X)-int32(cur.X), int32(s.P[0].Y)-int32(cur.Y))
-			b = appendSeparator(b, int32(s.P[1].X)-int32(cur.X))
-			b = appendInts(b, int32(s.P[1].X)-int32(cur.X), int32(s.P[1].Y)-int32(cur.Y))
+			b = appendRelative(b, &last, 'q', cur, s.P[0], s.P[1])
 			cur = s.P[1]
 		}
 	}
 	p.body = append(b, 'z')
 	p.end = start
 	return p
+}
+
+// appendRelative appends command c with points pts relative to from, leaving out the letter if
+// it repeats the last command written (which it then records in last).
+func appendRelative(b []byte, last *byte, c byte, from Point, pts ...Point) []byte {
+	for i, p := range pts {
+		dx, dy := int32(p.X)-int32(from.X), int32(p.Y)-int32(from.Y)
+		if i == 0 && *last != c {
+			b = append(b, c)
+			*last = c
+		} else {
+			b = appendSeparator(b, dx)
+		}
+		b = appendInts(b, dx, dy)
+	}
+	return b
 }
 
 // appendInts appends x and y, separated by a space unless y is negative (its sign separates it).
