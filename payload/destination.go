@@ -21,6 +21,7 @@ type Destination struct {
 	// the host is shown in both forms then.
 	MixedScripts bool
 	Path         string // the path, percent-decoded where it decodes to printable text; "" for /
+	RawPath      string // the path as the URL holds it, percent-encoded; "" for /
 }
 
 // DestinationOf returns the destination of u, an http or https URL as NormalizeURL writes it;
@@ -44,6 +45,9 @@ func DestinationOf(u string) (d Destination, ok bool) {
 		d.ASCIIHost += ":" + port
 	}
 	d.Path = displayPath(parsed.EscapedPath())
+	if d.Path != "" {
+		d.RawPath = parsed.EscapedPath()
+	}
 	return d, true
 }
 

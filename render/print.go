@@ -36,7 +36,7 @@ const kappa = 0.5522847498307936
 // printFrame places a symbol on a print format's page, in 1/10000 of a point: the page's side,
 // a module's side, and the quiet zone (with half the remainder) before the symbol's first
 // module, from the page's left and top edges.
-type printFrame struct{ side, module, origin int64 }
+type printFrame struct{ side, module, originX, originY int64 }
 
 // printFrameOf returns the page of layout l: o.Size pixels at PrintDPI, or with the Swiss cross
 // the Swiss QR Code's 46 mm for the symbol (swissPrintFrame).
@@ -45,7 +45,7 @@ func printFrameOf(l *layout, o *Options) printFrame {
 		return swissPrintFrame(l.n, o.Margin)
 	}
 	const unit = 100 * hundredthsPerPixel // 1/10000 of a point a pixel
-	return printFrame{side: int64(l.size * unit), module: int64(l.module * unit), origin: int64(l.origin * unit)}
+	return printFrame{side: int64(l.size * unit), module: int64(l.module * unit), originX: int64(l.originX * unit), originY: int64(l.originY * unit)}
 }
 
 // appendPrintContent appends the drawing of s on layout l, on page f, with PDF's content
@@ -64,9 +64,9 @@ func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout, f print
 	dst = append(dst, " 0 0 -"...)
 	dst = appendFixed(dst, f.module, 4)
 	dst = append(dst, ' ')
-	dst = appendFixed(dst, f.origin, 4)
+	dst = appendFixed(dst, f.originX, 4)
 	dst = append(dst, ' ')
-	dst = appendFixed(dst, f.side-f.origin, 4)
+	dst = appendFixed(dst, f.side-f.originY, 4)
 	dst = append(dst, " cm\n"...)
 	dst = append(appendRGB(dst, o.Foreground), " rg\n"...)
 
@@ -80,10 +80,10 @@ func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout, f print
 	if o.Logo == SwissCross {
 		return appendCrossPrint(dst, l.n, o)
 	}
-	if l.pad.side == 0 {
-		return dst
+	if l.pad.side > 0 {
+		dst = append(dst, printLogos.get(l.pad, newPrintLogo)...)
 	}
-	return append(dst, printLogos.get(l.pad, newPrintLogo)...)
+	return appendWordsPrint(dst, l, o)
 }
 
 // printWriter is the scratch memory of appendPrintContent.

@@ -207,7 +207,7 @@ func TestPrintGeometry(t *testing.T) {
 			}
 			l, _ := newLayout(s.Size(), &o)
 			// x' = a·x + e and y' = −a·y + f, in points: module (0, 0) at the layout's origin.
-			want := fmt.Sprintf("%s 0 0 -%s %s %s cm\n", pt(l.module), pt(l.module), pt(l.origin), pt(l.size-l.origin))
+			want := fmt.Sprintf("%s 0 0 -%s %s %s cm\n", pt(l.module), pt(l.module), pt(l.originX), pt(l.size-l.originY))
 			if !bytes.Contains(pdf, []byte(want)) {
 				t.Errorf("%s: no %q", st.name, want)
 			}

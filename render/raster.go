@@ -41,7 +41,8 @@ type rasterizer struct {
 
 	markPieces *pieceSet // the mark's rows as pieces (see markPiecesOf), or nil for no logo
 	markSide   int       // the mark's side in pixels
-	markAt     int       // its first pixel, down and across
+	markX      int       // its first pixel across
+	markY      int       // its first pixel down
 	markFirst  int       // the entry of markPieces' first piece, across the sets
 	rows       piecedRows
 
@@ -73,7 +74,8 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	if l.pad.side > 0 {
 		k := l.module
 		r.markSide = (l.pad.side - 2*logoInset) * k
-		r.markAt = l.origin + (2*l.pad.first+2*logoInset)*k/2
+		r.markX = l.originX + (2*l.pad.first+2*logoInset)*k/2
+		r.markY = l.originY + (2*l.pad.first+2*logoInset)*k/2
 		r.markPieces = markPiecesOf(r.markSide)
 		r.markFirst = len(r.modules.set.list)
 		r.sets = append(r.sets, r.markPieces)
@@ -86,7 +88,7 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 func (r *rasterizer) row(y int, dst []byte) (same bool) {
 	l := &r.l
 	k := l.module
-	sy := y - l.origin
+	sy := y - l.originY
 	if sy < 0 || sy >= l.n*k { // the quiet zone and the remainder: background
 		inQuiet := r.prevInQuiet && y > 0
 		r.prevInQuiet = true
@@ -107,7 +109,7 @@ func (r *rasterizer) row(y int, dst []byte) (same bool) {
 // squareRow draws module row my at depth 1: a bit per pixel, set for dark.
 func (r *rasterizer) squareRow(my int, dst []byte) {
 	clear(dst)
-	k, x0 := r.l.module, r.l.origin
+	k, x0 := r.l.module, r.l.originX
 	r.runs = appendRuns(r.runs[:0], r.g.rowBits(my), my)
 	for _, run := range r.runs {
 		setBits(dst, x0+run.x0*k, x0+run.x1*k)

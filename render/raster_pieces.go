@@ -245,11 +245,11 @@ func markPiecesOf(px int) *pieceSet {
 func (r *rasterizer) pieceRow(y int) (anchors []int32, pieces []uint16) {
 	l := &r.l
 	k := l.module
-	sy := y - l.origin
+	sy := y - l.originY
 	row := &r.placed
 	row.anchors, row.pieces = row.anchors[:0], row.pieces[:0]
-	row.markAt, row.mark = int32(r.markAt), 0
-	if i := y - r.markAt; r.markPieces != nil && i >= 0 && i <= r.markSide && len(r.markPieces.list[i].diff) > 0 {
+	row.markAt, row.mark = int32(r.markX), 0
+	if i := y - r.markY; r.markPieces != nil && i >= 0 && i <= r.markSide && len(r.markPieces.list[i].diff) > 0 {
 		row.mark = uint16(r.markFirst + i)
 	}
 	switch my, dy := sy/k, sy%k; {
@@ -297,7 +297,7 @@ func (row *rowPieces) place(anchor int32, e uint16) {
 // enterRow places the changes from the last pixel row of module row my−1 to the first of module
 // row my (either may be outside the symbol: light), and lists the cells of module row my.
 func (r *rasterizer) enterRow(my int, pieces *rowPieces) {
-	k, x0 := r.l.module, r.l.origin
+	k, x0 := r.l.module, r.l.originX
 	g := &r.g
 	row := func(y int) []uint64 {
 		if y < 0 || y >= g.n {

@@ -21,14 +21,14 @@ func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	k := l.module
 	if l.pad.side > 0 {
 		side := (l.pad.side - 1) * k
-		at := l.origin + (2*l.pad.first+1)*k/2
-		if x >= at && x < at+side && y >= at && y < at+side {
-			if level := markRaster(side)[(y-at)*side+x-at]; level != 0 {
+		atX, atY := l.originX+(2*l.pad.first+1)*k/2, l.originY+(2*l.pad.first+1)*k/2
+		if x >= atX && x < atX+side && y >= atY && y < atY+side {
+			if level := markRaster(side)[(y-atY)*side+x-atX]; level != 0 {
 				return paletteMark + level
 			}
 		}
 	}
-	mx, my := ptFloorDiv(x-l.origin, k), ptFloorDiv(y-l.origin, k)
+	mx, my := ptFloorDiv(x-l.originX, k), ptFloorDiv(y-l.originY, k)
 	dark := func(mx, my int) bool {
 		return mx >= 0 && my >= 0 && mx < l.n && my < l.n && l.dark(s, mx, my)
 	}
@@ -38,7 +38,7 @@ func rtPixel(s *qr.Symbol, l *layout, o *Options, x, y int) uint8 {
 	if o.Corners != Rounded {
 		return paletteForeground
 	}
-	lx, ly := x-l.origin-mx*k, y-l.origin-my*k
+	lx, ly := x-l.originX-mx*k, y-l.originY-my*k
 	r := float64(k) / 4 // a quarter module
 	for _, d := range [4][2]int{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
 		if dark(mx+d[0], my) || dark(mx, my+d[1]) {
@@ -92,7 +92,7 @@ func rtCheck(t *testing.T, s *qr.Symbol, o Options) {
 		for x := range o.Size {
 			if got, want := p.Pix[y*p.Stride+x], rtPixel(s, &l, &o, x, y); got != want {
 				if bad++; bad <= 5 {
-					t.Errorf("%d px, module %d px at %d: pixel (%d, %d) is entry %d, want %d", o.Size, l.module, l.origin, x, y, got, want)
+					t.Errorf("%d px, module %d px at %d: pixel (%d, %d) is entry %d, want %d", o.Size, l.module, l.originX, x, y, got, want)
 				}
 			}
 		}

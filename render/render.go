@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 
 	"github.com/bananaqr/bananaqr/qr"
 )
@@ -49,6 +50,14 @@ type Options struct {
 	// Title is the SVG's accessible name, its <title>; empty for none. The caller decides
 	// what may be shown there: a private payload must not be.
 	Title string
+
+	// Words around the code (words.go): a caption of the caption font's characters
+	// (CaptionMissing), above the code or below it, and a link's destination, its host and its
+	// path, printed small beneath. The image keeps Size: the code shrinks to make room.
+	Caption         string
+	CaptionAbove    bool
+	DestinationHost string // empty for none
+	DestinationPath string
 }
 
 // Defaults are the service's defaults: 1024 pixels, a quiet zone of 4 modules, #7B260F on
@@ -98,28 +107,37 @@ func (o *Options) validate() error {
 }
 
 // A layout places a symbol in an image: every module is module×module pixels, and the symbol's
-// top left module starts origin pixels from the top and left edges.
+// top left module starts originX pixels from the left edge and originY from the top; words, when
+// there are, lie above or below it.
 type layout struct {
-	size   int // the image's side in pixels
-	n      int // the symbol's modules a side
-	module int // pixels a module
-	origin int // pixels before the first module: the quiet zone and half the remainder
-	pad    padding
+	size    int // the image's side in pixels
+	n       int // the symbol's modules a side
+	module  int // pixels a module
+	originX int // pixels before the first module: the quiet zone and half the remainder
+	originY int // the same down the image, less or more the words' bands
+	pad     padding
+	words   words
 }
 
-// newLayout fits a symbol of n modules with a quiet zone of margin modules into size pixels.
+// newLayout fits a symbol of n modules with a quiet zone of margin modules into size pixels,
+// with the words of o, if any (words.go).
 func newLayout(n int, o *Options) (layout, error) {
 	total := n + 2*o.Margin
+	if o.hasWords() {
+		module, w, need := wordsFit(total, o)
+		if module == 0 {
+			return layout{}, &TooSmallError{Size: o.Size, Modules: total, MinSize: max(MinSize, int(math.Ceil(minModulePixels*need)))}
+		}
+		l := layout{size: o.Size, n: n, module: module, originX: (o.Size-module*total)/2 + o.Margin*module, words: w}
+		l.originY = int(w.codeTop) + o.Margin*module
+		return l, nil
+	}
 	module := o.Size / total
 	if module < minModulePixels {
 		return layout{}, &TooSmallError{Size: o.Size, Modules: total, MinSize: max(MinSize, minModulePixels*total)}
 	}
-	return layout{
-		size:   o.Size,
-		n:      n,
-		module: module,
-		origin: (o.Size-module*total)/2 + o.Margin*module,
-	}, nil
+	origin := (o.Size-module*total)/2 + o.Margin*module
+	return layout{size: o.Size, n: n, module: module, originX: origin, originY: origin}, nil
 }
 
 // ModulePixels returns how many pixels a module of a symbol of n modules a side gets in an

@@ -142,12 +142,12 @@ func checkGeometry(t *testing.T, img image.Image, s *qr.Symbol, l layout, o Opti
 		t.Fatalf("image %v, want %d square", b, o.Size)
 	}
 	total := s.Size() + 2*o.Margin
-	if want := (o.Size-l.module*total)/2 + o.Margin*l.module; l.origin != want || l.module != o.Size/total {
+	if want := (o.Size-l.module*total)/2 + o.Margin*l.module; l.originX != want || l.originY != want || l.module != o.Size/total {
 		t.Fatalf("layout %+v", l)
 	}
 	for y := range o.Size {
 		for x := range o.Size {
-			mx, my := (x-l.origin+l.module*l.n)/l.module-l.n, (y-l.origin+l.module*l.n)/l.module-l.n
+			mx, my := (x-l.originX+l.module*l.n)/l.module-l.n, (y-l.originY+l.module*l.n)/l.module-l.n
 			want := o.Background
 			if s.Dark(mx, my) {
 				want = o.Foreground

@@ -30,12 +30,14 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 
 	// The view in modules: the image's pixels divided by the module's, from the image's edge.
 	k := float64(l.module)
-	var fromBuf, sideBuf [24]byte
-	from := appendNumber(fromBuf[:0], -float64(l.origin)/k)
+	var fromBuf, fromYBuf, sideBuf [24]byte
+	from := appendNumber(fromBuf[:0], -float64(l.originX)/k)
+	fromY := appendNumber(fromYBuf[:0], -float64(l.originY)/k)
 	side := appendNumber(sideBuf[:0], float64(l.size)/k)
 	dst = append(dst, `<svg xmlns="http://www.w3.org/2000/svg" width="`...)
 	if o.Logo == SwissCross { // 46 mm for the symbol, whatever Size (swisscross.go)
 		from, side = appendNumber(fromBuf[:0], float64(-o.Margin)), appendNumber(sideBuf[:0], float64(l.n+2*o.Margin))
+		fromY = from
 		dst = appendSwissSVGSize(dst, l.n, o.Margin)
 	} else {
 		dst = strconv.AppendInt(dst, int64(l.size), 10)
@@ -43,7 +45,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 		dst = strconv.AppendInt(dst, int64(l.size), 10)
 	}
 	dst = append(dst, `" viewBox="`...)
-	dst = append(append(append(append(append(append(append(dst, from...), ' '), from...), ' '), side...), ' '), side...)
+	dst = append(append(append(append(append(append(append(dst, from...), ' '), fromY...), ' '), side...), ' '), side...)
 	dst = append(dst, `" role="img"`...)
 	if o.Corners == Square {
 		dst = append(dst, ` shape-rendering="crispEdges"`...)
@@ -56,7 +58,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	}
 	dst = append(dst, `<rect x="`...)
 	dst = append(append(dst, from...), `" y="`...)
-	dst = append(append(dst, from...), `" width="`...)
+	dst = append(append(dst, fromY...), `" width="`...)
 	dst = append(append(dst, side...), `" height="`...)
 	dst = append(append(dst, side...), `" fill="`...)
 	dst = appendColor(dst, o.Background)
@@ -72,6 +74,7 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	if o.Logo == SwissCross {
 		dst = appendCrossSVG(dst, l.n, o)
 	}
+	dst = appendWordsSVG(dst, &l, o)
 	return append(dst, "</svg>"...), nil
 }
 

@@ -128,9 +128,10 @@ func checkCross(s *qr.Symbol, o *Options) error {
 func swissPrintFrame(n, margin int) printFrame {
 	module := SwissSymbolMM * 72 / 25.4 * 10000 / float64(n)
 	return printFrame{
-		side:   int64(math.Round(module * float64(n+2*margin))),
-		module: int64(math.Round(module)),
-		origin: int64(math.Round(module * float64(margin))),
+		side:    int64(math.Round(module * float64(n+2*margin))),
+		module:  int64(math.Round(module)),
+		originX: int64(math.Round(module * float64(margin))),
+		originY: int64(math.Round(module * float64(margin))),
 	}
 }
 
@@ -221,7 +222,9 @@ func newPixelCross(l *layout) pixelCross {
 	symbol := l.n * l.module
 	exact := float64(symbol) * SwissCrossMM / SwissSymbolMM // the cross's side in pixels
 	whole := centredWidth(symbol, exact)
-	c := pixelCross{top: l.origin + (symbol-whole)/2}
+	// A Swiss QR Code has no words (the API refuses a caption), so the symbol is as far from the
+	// top as from the left: the cross's rows and columns share their bounds.
+	c := pixelCross{top: l.originY + (symbol-whole)/2}
 	c.bottom = c.top + whole
 	for i, units := range [3]int{crossBlackUnits, crossBarUnits, crossSpreadUnits} {
 		w := centredWidth(whole, exact*float64(units)/crossUnits)
@@ -295,7 +298,7 @@ func (r *rasterizer) crossRow(y int, dst []byte) (same bool) {
 		return r.row(y, dst)
 	}
 	r.prevInQuiet = false
-	r.squareRow((y-r.l.origin)/r.l.module, dst)
+	r.squareRow((y-r.l.originY)/r.l.module, dst)
 	if y < c.bottom {
 		c.overlay(y, dst)
 	}

@@ -16,7 +16,10 @@ func TestWordsRules(t *testing.T) {
 		field string // "" when the request is accepted
 	}{
 		{"url", func(r *api.Request) { r.Payload = payload.Request{URL: "example.com/menu"}; r.ShowDestination = true }, ""},
-		{"url as data", func(r *api.Request) { r.Payload = payload.Request{Data: "https://example.com/menu"}; r.ShowDestination = true }, ""},
+		{"url as data", func(r *api.Request) {
+			r.Payload = payload.Request{Data: "https://example.com/menu"}
+			r.ShowDestination = true
+		}, ""},
 		{"text", func(r *api.Request) { r.Payload = payload.Request{Text: "hello"}; r.ShowDestination = true }, "show_destination"},
 		{"private link", func(r *api.Request) {
 			r.Payload = payload.Request{Data: "https://anna:secret@example.com/"}

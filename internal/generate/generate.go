@@ -220,7 +220,7 @@ func encodeError(err error, p payload.Payload, r *api.Request) error {
 // least (else NOT_ENCODABLE, field size), and returns r and payload p checked, with the pixels a
 // module; the symbol is the caller's to add.
 func fit(r *api.Request, p payload.Payload, modules int) (Prepared, error) {
-	o := Options(r)
+	o := optionsFor(r, p)
 	px, err := render.ModulePixels(modules, &o)
 	var small *render.TooSmallError
 	if errors.As(err, &small) {
@@ -240,7 +240,7 @@ func fit(r *api.Request, p payload.Payload, modules int) (Prepared, error) {
 // draw draws the image of symbol s, the symbol of c, in the format c asks for.
 func (c *Prepared) draw(s *qr.Symbol) (*Result, error) {
 	r, p := &c.Request, c.Payload
-	o := Options(r)
+	o := optionsFor(r, p)
 	res := &Result{Payload: p, Symbol: s, ModulePx: c.ModulePx, Warnings: warnings(p, r)}
 	var err error
 	switch r.Format {

@@ -28,10 +28,20 @@ func level(l api.Level) qr.Level {
 	return qr.M
 }
 
-// Options returns how to draw the code of r.
+// characterList names characters as "中 (U+4E2D) and 😀 (U+1F600)".
+func characterList(chars []rune) string {
+	names := make([]string, len(chars))
+	for i, c := range chars {
+		names[i] = fmt.Sprintf("%c (U+%04X)", c, c)
+	}
+	return payload.JoinWords(names, "and")
+}
+
+// Options returns how to draw the code of r (without the destination, which its payload gives:
+// optionsFor).
 func Options(r *api.Request) render.Options {
 	o := render.Options{Size: r.Size, Margin: r.Margin, Foreground: r.Color, Background: r.Background,
-		Corners: render.Square, Logo: render.NoLogo}
+		Corners: render.Square, Logo: render.NoLogo, Caption: r.Caption, CaptionAbove: r.CaptionPosition == api.CaptionAbove}
 	if r.Corners == api.CornersRounded {
 		o.Corners = render.Rounded
 	}
@@ -55,6 +65,31 @@ func swissOptions(r *api.Request, o *render.Options) {
 	case api.FormatPDF, api.FormatEPS, api.FormatSVG:
 		o.Size = render.MaxSize
 	}
+}
+
+// optionsFor returns how to draw the code of r, whose payload is p: Options, with the destination
+// of a public url code when r asks to show it (checkDestination has checked that it can): the
+// host in Unicode, and in ASCII too when its letters mix scripts (a homograph's mark) or in
+// ASCII only when the font cannot draw it; the path decoded when the font draws it.
+func optionsFor(r *api.Request, p payload.Payload) render.Options {
+	o := Options(r)
+	if !r.ShowDestination {
+		return o
+	}
+	d, _ := payload.DestinationOf(p.Text)
+	switch {
+	case !render.DestinationDrawable(d.Host):
+		o.DestinationHost = d.ASCIIHost
+	case d.MixedScripts:
+		o.DestinationHost = d.Host + " (" + d.ASCIIHost + ")"
+	default:
+		o.DestinationHost = d.Host
+	}
+	o.DestinationPath = d.Path
+	if !render.DestinationDrawable(d.Path) {
+		o.DestinationPath = d.RawPath
+	}
+	return o
 }
 
 // Encoding returns how to encode the symbol of r: at the level asked for or stronger, and with
@@ -94,6 +129,11 @@ func Encoding(r *api.Request) qr.Options {
 func Check(r *api.Request) error {
 	if err := checkFixed(r); err != nil {
 		return err
+	}
+	if missing := render.CaptionMissing(r.Caption); len(missing) > 0 {
+		return api.NewError(api.ReasonInvalidCaption, "caption",
+			"Write the caption in Latin, Greek or Cyrillic letters, digits and punctuation: the caption font (Noto Sans) has no others.",
+			"caption holds %s, which the caption font cannot draw", characterList(missing))
 	}
 	if r.Caption != "" && r.Payload.Type == payload.SwissQR {
 		return api.NewError(api.ReasonInvalidValue, "caption",

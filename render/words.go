@@ -1,0 +1,288 @@
+package render
+
+import (
+	"math"
+
+	"github.com/bananaqr/bananaqr/render/internal/glyph"
+)
+
+// Words around the code (issue 32): a caption above or below it, and a link's destination
+// printed small beneath it, drawn as outlines of the embedded Noto Sans (package glyph), so that
+// no format needs an installed font and every format draws the same shapes.
+//
+// Decisions. The image keeps its Size: the code shrinks to make room, so that a page or a layout
+// made for a size-pixel square still holds it. The caption's em is captionEm modules, the
+// destination's destinationEm, so that both follow the module, which print needs at 0.5 mm at
+// least: the caption's em is then 2.5 mm (7 pt, its capitals 1.8 mm) and the destination's 1.5 mm.
+// A caption too wide for the image at that size is set smaller, to fit; a destination is set
+// smaller down to minDestinationEm, then shortened in the middle of its path, then of its host,
+// whose end (the registrable domain) is kept. Each line has wordsSide modules of room left and
+// right, and a band of its face's line height (ascent and descent); the bands lie outside the
+// quiet zone, which stays whole.
+const (
+	captionEm        = 5.0 // the caption's em, in modules
+	destinationEm    = 3.0 // the destination's em, in modules
+	minDestinationEm = 2.0 // the destination's smallest em before it is shortened
+	wordsSide        = 1.0 // modules left and right of a line
+)
+
+// ellipsis is what a shortened destination shows in place of what it leaves out.
+const ellipsis = "…"
+
+// wordsLine is one line of words laid out on the image: its run, and where and how large it is
+// drawn, in pixels.
+type wordsLine struct {
+	face     *glyph.Face
+	run      glyph.Run
+	scale    float64 // pixels a font unit
+	x        float64 // the run's origin, from the image's left edge
+	baseline float64 // from the image's top edge
+}
+
+// drawn reports whether the line is there.
+func (w *wordsLine) drawn() bool { return w.face != nil }
+
+// words is the words of a layout: the caption and the destination, either possibly absent.
+type words struct {
+	caption, destination wordsLine
+	codeTop              float64 // the top of the symbol's quiet zone, in whole pixels
+}
+
+// hasWords reports whether o asks for words around the code.
+func (o *Options) hasWords() bool { return o.Caption != "" || o.DestinationHost != "" }
+
+// CaptionMissing returns the characters of caption that the caption's font cannot draw, each
+// once, in order; nil when it draws them all. The API refuses such a caption (INVALID_CAPTION).
+func CaptionMissing(caption string) []rune { return glyph.Bold.Missing(caption) }
+
+// DestinationDrawable reports whether the destination's font draws every character of s (a host
+// in Unicode, say; its ASCII form is always drawable).
+func DestinationDrawable(s string) bool { return len(glyph.Regular.Missing(s)) == 0 }
+
+// wordsFit finds the largest module, in pixels, at which a symbol of total modules a side (its
+// quiet zone included) and the words of o fit an image of o.Size pixels, and lays them out.
+// module is 0 when none of minModulePixels or more does; need is then the image's side, in
+// modules, that the words need at that module.
+func wordsFit(total int, o *Options) (module int, w words, need float64) {
+	var caption, host, path glyph.Run
+	if o.Caption != "" {
+		caption = glyph.Bold.Shape(o.Caption)
+	}
+	if o.DestinationHost != "" {
+		host, path = glyph.Regular.Shape(o.DestinationHost), glyph.Regular.Shape(o.DestinationPath)
+	}
+	for module = o.Size / total; module >= minModulePixels; module-- {
+		w, need = layWords(total, module, o, caption, host, path)
+		if need*float64(module) <= float64(o.Size) {
+			return module, w, need
+		}
+	}
+	w, need = layWords(total, minModulePixels, o, caption, host, path)
+	return 0, w, need
+}
+
+// layWords lays out the words of o around a symbol of total modules a side at module pixels a
+// module, on an image of o.Size pixels, and returns the image's side that the symbol and the
+// words need, in modules. The lines' bands are whole pixels.
+func layWords(total, module int, o *Options, caption, host, path glyph.Run) (w words, need float64) {
+	k := float64(module)
+	room := float64(o.Size)/k - 2*wordsSide // the lines' width, in modules
+	bands := 0.0                            // pixels
+	if o.Caption != "" {
+		w.caption = fitLine(glyph.Bold, caption, captionEm, captionEm/100, room, k)
+		bands += lineBand(&w.caption)
+	}
+	if o.DestinationHost != "" {
+		run := joinRuns(glyph.Regular, host, path)
+		em := min(destinationEm, max(minDestinationEm, emToFit(glyph.Regular, run, room)))
+		if width(glyph.Regular, run, em) > room {
+			run = shortenDestination(o.DestinationHost, o.DestinationPath, em, room)
+		}
+		w.destination = fitLine(glyph.Regular, run, em, em, room, k)
+		bands += lineBand(&w.destination)
+	}
+	need = float64(total) + bands/k
+	if need*k > float64(o.Size) {
+		return w, need
+	}
+	// Place the lines: the symbol and the bands centred down the image, the caption above or
+	// below the symbol, the destination below both or below the symbol.
+	top := (float64(o.Size) - float64(total)*k - bands) / 2
+	top = math.Floor(top)
+	codeTop := top
+	if w.caption.drawn() && o.CaptionAbove {
+		placeLine(&w.caption, top, o.Size)
+		codeTop = top + lineBand(&w.caption)
+	}
+	w.codeTop = codeTop
+	next := codeTop + float64(total)*k
+	if w.caption.drawn() && !o.CaptionAbove {
+		placeLine(&w.caption, next, o.Size)
+		next += lineBand(&w.caption)
+	}
+	if w.destination.drawn() {
+		placeLine(&w.destination, next, o.Size)
+	}
+	return w, need
+}
+
+// fitLine returns run of face as a line of em modules, or smaller, down to minEm, so that it is
+// no wider than room modules, at k pixels a module.
+func fitLine(face *glyph.Face, run glyph.Run, em, minEm, room, k float64) wordsLine {
+	em = min(em, max(minEm, emToFit(face, run, room)))
+	units := float64(face.Metrics().UnitsPerEm)
+	return wordsLine{face: face, run: run, scale: em * k / units}
+}
+
+// emToFit returns the em, in modules, at which run of face is room modules wide (infinite for a
+// run without advance).
+func emToFit(face *glyph.Face, run glyph.Run, room float64) float64 {
+	if run.Advance <= 0 {
+		return math.Inf(1)
+	}
+	return room * float64(face.Metrics().UnitsPerEm) / float64(run.Advance)
+}
+
+// width returns how wide run of face is at em modules, in modules.
+func width(face *glyph.Face, run glyph.Run, em float64) float64 {
+	return float64(run.Advance) * em / float64(face.Metrics().UnitsPerEm)
+}
+
+// lineBand returns the height of a line's band, in whole pixels: its face's ascent and descent.
+func lineBand(w *wordsLine) float64 {
+	m := w.face.Metrics()
+	return math.Ceil(float64(m.Ascent+m.Descent) * w.scale)
+}
+
+// placeLine places w in the band whose top is top pixels from the image's top, centred across an
+// image of size pixels.
+func placeLine(w *wordsLine, top float64, size int) {
+	w.baseline = top + float64(w.face.Metrics().Ascent)*w.scale
+	w.x = (float64(size) - float64(w.run.Advance)*w.scale) / 2
+}
+
+// joinRuns returns the run of a followed by b, as one line of face (b's glyphs moved by a's
+// advance; no kerning across the join, where a host meets its path's slash).
+func joinRuns(face *glyph.Face, a, b glyph.Run) glyph.Run {
+	out := glyph.Run{Glyphs: make([]glyph.Placed, 0, len(a.Glyphs)+len(b.Glyphs)), Advance: a.Advance + b.Advance}
+	out.Glyphs = append(out.Glyphs, a.Glyphs...)
+	for _, g := range b.Glyphs {
+		out.Glyphs = append(out.Glyphs, glyph.Placed{ID: g.ID, X: g.X + a.Advance})
+	}
+	return out
+}
+
+// shortenDestination returns the destination host+path shortened to fit room modules at em
+// modules: the path's middle replaced by an ellipsis, keeping as much of its start and end as
+// fits (the whole host kept); when the host alone with an ellipsis does not fit, the host's
+// start replaced by an ellipsis, keeping its end, where the registrable domain is. The longest
+// fit is found by bisection: a text of 2,048 characters takes a dozen shapings, not thousands.
+func shortenDestination(host, path string, em, room float64) glyph.Run {
+	face := glyph.Regular
+	fits := func(s string) (glyph.Run, bool) {
+		run := face.Shape(s)
+		return run, width(face, run, em) <= room
+	}
+	p, h := []rune(path), []rune(host)
+	middle := func(keep int) string { // keep of the path's characters, half from each end
+		head := (keep + 1) / 2
+		return host + string(p[:head]) + ellipsis + string(p[len(p)-(keep-head):])
+	}
+	tail := func(keep int) string { return ellipsis + string(h[len(h)-keep:]) }
+	for _, try := range []struct {
+		most int
+		text func(int) string
+	}{{len(p) - 1, middle}, {len(h) - 1, tail}} {
+		if _, ok := fits(try.text(0)); !ok || try.most < 0 {
+			continue
+		}
+		lo, hi := 0, try.most // lo fits; find the most that fits
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if _, ok := fits(try.text(mid)); ok {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		run, _ := fits(try.text(lo))
+		return run
+	}
+	run, _ := fits(ellipsis)
+	return run
+}
+
+// wordsTransform returns where line w's run goes in the coordinates of the SVG and the print
+// formats' drawing: modules, y down, the symbol's top left module at (0, 0).
+func wordsTransform(w *wordsLine, l *layout) glyph.Transform {
+	k := float64(l.module)
+	return glyph.Transform{X: (w.x - float64(l.originX)) / k, Y: (w.baseline - float64(l.originY)) / k, Scale: w.scale / k}
+}
+
+// appendWordsSVG appends the words of layout l as SVG paths in the foreground colour, hidden from
+// screen readers: the SVG's title and description say them (AppendSVG).
+func appendWordsSVG(dst []byte, l *layout, o *Options) []byte {
+	for _, w := range [2]*wordsLine{&l.words.caption, &l.words.destination} {
+		if !w.drawn() {
+			continue
+		}
+		dst = append(dst, `<path aria-hidden="true" fill="`...)
+		dst = appendColor(dst, o.Foreground)
+		dst = append(dst, `" d="`...)
+		dst = w.face.AppendSVGPath(dst, w.run, wordsTransform(w, l))
+		dst = append(dst, `"/>`...)
+	}
+	return dst
+}
+
+// appendWordsPrint appends the words of layout l with PDF's path operators, in the coordinates
+// appendPrintContent has set (modules, y down) and its foreground colour, filled with the
+// non-zero winding rule; each quadratic becomes the cubic that draws it exactly.
+func appendWordsPrint(dst []byte, l *layout, o *Options) []byte {
+	for _, w := range [2]*wordsLine{&l.words.caption, &l.words.destination} {
+		if !w.drawn() {
+			continue
+		}
+		pen := printPen{b: dst}
+		w.face.Walk(w.run, wordsTransform(w, l), &pen)
+		dst = append(pen.b, "f\n"...)
+	}
+	return dst
+}
+
+// printPen writes a glyph.Walk with PDF's path operators (m, l, c, h), numbers in modules with
+// four decimals.
+type printPen struct {
+	b      []byte
+	x0, y0 float64 // the current point
+}
+
+func (p *printPen) MoveTo(x, y float64) { p.op("m", x, y) }
+func (p *printPen) LineTo(x, y float64) { p.op("l", x, y) }
+
+// QuadTo draws the quadratic (p0, c, p1) as the cubic with control points p0 + 2/3·(c − p0)
+// and p1 + 2/3·(c − p1).
+func (p *printPen) QuadTo(cx, cy, x, y float64) {
+	p.b = appendPrintNumber(p.b, p.x0+2*(cx-p.x0)/3)
+	p.b = appendPrintNumber(append(p.b, ' '), p.y0+2*(cy-p.y0)/3)
+	p.b = appendPrintNumber(append(p.b, ' '), x+2*(cx-x)/3)
+	p.b = appendPrintNumber(append(p.b, ' '), y+2*(cy-y)/3)
+	p.b = append(p.b, ' ')
+	p.op("c", x, y)
+}
+
+func (p *printPen) Close() { p.b = append(p.b, "h\n"...) }
+
+// op appends the point (x, y) and the operator, and makes the point current.
+func (p *printPen) op(operator string, x, y float64) {
+	p.b = appendPrintNumber(p.b, x)
+	p.b = appendPrintNumber(append(p.b, ' '), y)
+	p.b = append(append(append(p.b, ' '), operator...), '\n')
+	p.x0, p.y0 = x, y
+}
+
+// appendPrintNumber appends v with at most four decimals, as PDF's real numbers are written
+// (ISO 32000-1 7.3.3: no exponent).
+func appendPrintNumber(dst []byte, v float64) []byte {
+	return appendNumber(dst, math.Round(v*10000)/10000)
+}
