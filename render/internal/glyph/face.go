@@ -36,8 +36,9 @@ type Face struct {
 	font    *sfnt.Font
 	ppem    fixed.Int26_6 // = UnitsPerEm, so sfnt's "pixels" are font units
 	metrics Metrics
-	glyphs  []glyphData // by ID, read once when the face is loaded
-	cmap    map[rune]ID // the Basic Multilingual Plane's characters that have a glyph
+	glyphs  []glyphData    // by ID, read once when the face is loaded
+	cmapLow [cmapLowEnd]ID // the glyphs of the characters below cmapLowEnd, 0 for none
+	cmap    map[rune]ID    // the other Basic Multilingual Plane characters that have one
 	kerns   atomic.Pointer[map[pair]int16]
 	buffers sync.Pool // *sfnt.Buffer, for the cache misses
 	masks   maskCache // glyphs rasterised by Mask
@@ -113,7 +114,12 @@ func (f *Face) parse() error {
 	// font itself about any character beyond it.
 	f.cmap = make(map[rune]ID, len(f.glyphs))
 	for r := rune(0); r <= 0xFFFF; r++ {
-		if x, err := fnt.GlyphIndex(&b, r); err == nil && x != 0 {
+		x, err := fnt.GlyphIndex(&b, r)
+		switch {
+		case err != nil || x == 0:
+		case r < cmapLowEnd:
+			f.cmapLow[r] = ID(x)
+		default:
 			f.cmap[r] = ID(x)
 		}
 	}
@@ -138,8 +144,15 @@ func (f *Face) readGlyph(b *sfnt.Buffer, x ID) error {
 	return nil
 }
 
+// cmapLowEnd ends the characters looked up in an array rather than a map: Latin, Greek and
+// Cyrillic (U+0000–04FF), most of what captions are written in.
+const cmapLowEnd = 0x500
+
 // lookup returns the glyph for r, 0 if the face has none.
 func (f *Face) lookup(r rune) ID {
+	if r >= 0 && r < cmapLowEnd {
+		return f.cmapLow[r]
+	}
 	if r <= 0xFFFF {
 		return f.cmap[r]
 	}
