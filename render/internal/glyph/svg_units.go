@@ -13,14 +13,14 @@ import "strconv"
 // same shapes in absolute target coordinates instead, at several times the cost.
 func (f *Face) AppendSVGPathFontUnits(dst []byte, run Run) []byte {
 	f.load()
-	var pen Point32 // the current point: after z, the start of the contour it closed
+	var pen point32 // the current point: after z, the start of the contour it closed
 	first := true
 	for _, g := range run.Glyphs {
 		p := f.svgGlyph(g.ID)
 		if p == nil {
 			continue
 		}
-		start := Point32{int32(g.X) + int32(p.start.X), int32(p.start.Y)}
+		start := point32{int32(g.X) + int32(p.start.X), int32(p.start.Y)}
 		if first {
 			dst = append(dst, 'M')
 			first = false
@@ -29,13 +29,13 @@ func (f *Face) AppendSVGPathFontUnits(dst []byte, run Run) []byte {
 		}
 		dst = appendInts(dst, start.X-pen.X, start.Y-pen.Y)
 		dst = append(dst, p.body...)
-		pen = Point32{int32(g.X) + int32(p.end.X), int32(p.end.Y)}
+		pen = point32{int32(g.X) + int32(p.end.X), int32(p.end.Y)}
 	}
 	return dst
 }
 
-// A Point32 is a position in font units along a whole run, which may be wider than int16 holds.
-type Point32 struct{ X, Y int32 }
+// A point32 is a position in font units along a whole run, which may be wider than int16 holds.
+type point32 struct{ X, Y int32 }
 
 // svgGlyphPath is one glyph's path data in font units, relative: body draws the glyph from its
 // first contour's start, and ends at end, the start of its last contour (after that contour's z).
