@@ -20,7 +20,7 @@ import (
 )
 
 // svgTitle finds the SVG's accessible name.
-var svgTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
+var svgTitle = regexp.MustCompile(`<title[^>]*>([^<]*)</title>`)
 
 // TestRawPrivateNotEchoed: raw data in the private formats that readers recognise (MECARD,
 // BIZCARD, MMSTO, mms:, SMTP, WIFI behind a byte-order mark, tel:, geo:, a calendar event, an EPC

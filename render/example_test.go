@@ -40,7 +40,7 @@ func Example() {
 	fmt.Printf("version %d, %d modules a side, %d pixels a module, a %d×%d PNG\n",
 		s.Version(), s.Size(), px, m.Bounds().Dx(), m.Bounds().Dy())
 	// Output:
-	// <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="-5.7143 -5.7143 36.5714 36.5714" role="img" shape-rendering="crispEdges"><title>QR code: https://example.com</title>
+	// <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="-5.7143 -5.7143 36.5714 36.5714" role="img" aria-labelledby="qr271e715d-t" shape-rendering="crispEdges"><title id="qr271e715d-t">QR code: https://example.com</title>
 	// version 2, 25 modules a side, 7 pixels a module, a 256×256 PNG
 }
 

@@ -50,6 +50,10 @@ type Options struct {
 	// Title is the SVG's accessible name, its <title>; empty for none. The caller decides
 	// what may be shown there: a private payload must not be.
 	Title string
+	// Desc is the SVG's accessible description, its <desc>: how to use the code and the words
+	// drawn around it (whose outlines are hidden from screen readers); empty for none. As Title,
+	// it must not show a private payload.
+	Desc string
 
 	// Words around the code (words.go): a caption of the caption font's characters
 	// (CaptionMissing), above the code or below it, and a link's destination, its host and its

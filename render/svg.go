@@ -47,14 +47,23 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	dst = append(dst, `" viewBox="`...)
 	dst = append(append(append(append(append(append(append(dst, from...), ' '), fromY...), ' '), side...), ' '), side...)
 	dst = append(dst, `" role="img"`...)
+	var id [10]byte
+	if o.Title != "" || o.Desc != "" {
+		dst = appendLabelledBy(dst, svgID(id[:0], o), o)
+	}
 	if o.Corners == Square {
 		dst = append(dst, ` shape-rendering="crispEdges"`...)
 	}
 	dst = append(dst, '>')
 	if o.Title != "" {
-		dst = append(dst, "<title>"...)
+		dst = append(append(append(dst, `<title id="`...), id[:]...), `-t">`...)
 		dst = appendEscaped(dst, o.Title)
 		dst = append(dst, "</title>"...)
+	}
+	if o.Desc != "" {
+		dst = append(append(append(dst, `<desc id="`...), id[:]...), `-d">`...)
+		dst = appendEscaped(dst, o.Desc)
+		dst = append(dst, "</desc>"...)
 	}
 	dst = append(dst, `<rect x="`...)
 	dst = append(append(dst, from...), `" y="`...)
@@ -76,6 +85,43 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	}
 	dst = appendWordsSVG(dst, &l, o)
 	return append(dst, "</svg>"...), nil
+}
+
+// svgID appends the ids' stem of an SVG's title and description to dst: "qr" and 8 hexadecimal
+// digits of the FNV-1a hash of the two texts, so that SVGs inlined in one page do not share ids
+// unless they say the same (and then either's text is right), and the same code has the same
+// bytes every time.
+func svgID(dst []byte, o *Options) []byte {
+	h := uint32(2166136261)
+	for _, s := range [2]string{o.Title, o.Desc} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint32(s[i])) * 16777619
+		}
+		h = (h ^ 0xff) * 16777619 // between the texts: "ab"+"" is not "a"+"b"
+	}
+	const hex = "0123456789abcdef"
+	dst = append(dst, 'q', 'r')
+	for shift := 28; shift >= 0; shift -= 4 {
+		dst = append(dst, hex[h>>shift&15])
+	}
+	return dst
+}
+
+// appendLabelledBy appends the aria-labelledby attribute that names the SVG's title and
+// description (WAI-ARIA 1.2; SVG Accessibility API Mappings: role img with its name from the
+// title and its description from desc), whose ids stem from id.
+func appendLabelledBy(dst, id []byte, o *Options) []byte {
+	dst = append(dst, ` aria-labelledby="`...)
+	if o.Title != "" {
+		dst = append(append(dst, id...), "-t"...)
+		if o.Desc != "" {
+			dst = append(dst, ' ')
+		}
+	}
+	if o.Desc != "" {
+		dst = append(append(dst, id...), "-d"...)
+	}
+	return append(dst, '"')
 }
 
 // svgWriter is the scratch memory of AppendSVG.

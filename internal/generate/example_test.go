@@ -65,7 +65,8 @@ func ExampleCode_private() {
 
 // title returns the text of an SVG's <title>.
 func title(svg []byte) string {
-	_, after, _ := bytes.Cut(svg, []byte("<title>"))
+	_, after, _ := bytes.Cut(svg, []byte("<title"))
+	_, after, _ = bytes.Cut(after, []byte(">"))
 	t, _, _ := bytes.Cut(after, []byte("</title>"))
 	return string(t)
 }

@@ -6,6 +6,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -259,7 +260,7 @@ func (c *Prepared) draw(s *qr.Symbol) (*Result, error) {
 		return res, nil
 	}
 	if r.Format != api.FormatPNG {
-		o.Title = Title(p)
+		o.Title, o.Desc = Title(p), Description(p, &o)
 		res.svgBuf = buffers.Get().(*[]byte)
 		if res.SVG, err = render.AppendSVG((*res.svgBuf)[:0], s, &o); err != nil {
 			return nil, err
@@ -283,6 +284,40 @@ func Title(p payload.Payload) string {
 		return "QR code (" + string(p.Type) + ")"
 	}
 	return "QR code: " + p.Text
+}
+
+// usage says, by payload type, what scanning a code does: the start of its SVG's description
+// (the payment types: paying with a banking or wallet app).
+var usage = map[payload.Type]string{
+	payload.URL: phone + "open the link.", payload.WiFi: phone + "join the Wi-Fi network.", payload.VCard: phone + "save the contact.",
+	payload.Email: phone + "write the e-mail.", payload.SMS: phone + "write the text message.", payload.Text: phone + "read the text.",
+	payload.Tel: phone + "call the number.", payload.Geo: phone + "open the place on a map.", payload.Event: phone + "add the event to a calendar.",
+}
+
+// phone starts the usage of a code a phone's camera reads.
+const phone = "Scan it with a phone's camera to "
+
+// Description returns the accessible description of a code's SVG, its <desc>, for payload p drawn
+// with o: how to use it, then the words drawn around it, whose outlines screen readers skip (the
+// caption, and the destination of a public link). It never shows a private payload: the
+// destination is printed, and so described, for public url codes only.
+func Description(p payload.Payload, o *render.Options) string {
+	d, ok := usage[p.Type]
+	if !ok {
+		d = "Scan it with a banking or wallet app to pay."
+	}
+	if o.Caption == "" && o.DestinationHost == "" {
+		return d // no allocation: the common case
+	}
+	var b strings.Builder
+	b.WriteString(d)
+	if o.Caption != "" {
+		b.WriteString(" Printed with it: " + o.Caption + ".")
+	}
+	if o.DestinationHost != "" {
+		b.WriteString(" It leads to " + o.DestinationHost + o.DestinationPath + ".")
+	}
+	return b.String()
 }
 
 // warnings returns the warnings of a code of payload p made for r: the payload's, then the

@@ -182,10 +182,11 @@ func TestCodeSpareLogo(t *testing.T) {
 
 // svgTitle returns the <title> of svg, and whether it has one.
 func svgTitle(svg []byte) (string, bool) {
-	_, after, ok := bytes.Cut(svg, []byte("<title>"))
+	_, after, ok := bytes.Cut(svg, []byte("<title"))
 	if !ok {
 		return "", false
 	}
+	_, after, _ = bytes.Cut(after, []byte(">"))
 	t, _, ok := bytes.Cut(after, []byte("</title>"))
 	return string(t), ok
 }
