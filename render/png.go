@@ -15,7 +15,7 @@ func PNG(s *qr.Symbol, o Options) ([]byte, error) { return AppendPNG(nil, s, &o)
 
 // AppendPNG appends s drawn as a PNG image to dst, as o says: exactly o.Size pixels square,
 // every module the same whole number of pixels, deterministic bytes. Square modules in two
-// colours make a 1-bit palette image; rounded corners and the logo an 8-bit one of 16
+// colours make a 1-bit palette image; rounded corners, the logo and words an 8-bit one of 16
 // colours, with anti-aliased shades.
 func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	l, err := prepare(s, o)
@@ -29,9 +29,12 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	if r.depth == 8 {
 		img.row, img.pieced = nil, &r.rows
 	}
-	if o.Logo == SwissCross { // square corners, so depth 1 (checkCross)
+	if o.Logo == SwissCross { // square corners, so depth 1 (checkCross), but with words
 		r.cross = newPixelCross(&l)
 		img.row = r.crossRow
+	}
+	if r.overlaid { // words the pieces cannot carry (words_png.go)
+		img.row, img.pieced = r.overlayRow, nil
 	}
 	return appendPNG(dst, &img), nil
 }

@@ -47,6 +47,13 @@ type rasterizer struct {
 	rows       piecedRows
 
 	cross pixelCross // the Swiss cross (swisscross.go), with logo SwissCross only
+
+	// Words (words_png.go).
+	words      *wordsRaster // the words drawn, or nil for none
+	wordsFirst int          // the entry of the words' first piece, across the sets; 0 when they come by overlayRow
+	overlaid   bool         // whether the rows come from overlayRow
+	pix        []uint8      // overlayRow's scratch: the symbol's row, a byte a pixel
+	bits       []byte       // overlayRow's scratch: the Swiss cross's row, a bit a pixel
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
@@ -55,9 +62,14 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 	r.l = *l
 	r.g.fill(s, l.pad, false)
 	r.prevInQuiet = false
+	r.cross = pixelCross{}
+	r.words, r.wordsFirst, r.overlaid = nil, 0, false
+	if l.words.caption.drawn() || l.words.destination.drawn() {
+		r.words = wordsRasterOf(l)
+	}
 	bg, fg := o.Background, o.Foreground
 	r.paletteA[paletteBackground], r.paletteA[paletteForeground] = bg, fg
-	if o.Corners == Square && l.pad.side == 0 {
+	if o.Corners == Square && l.pad.side == 0 && r.words == nil {
 		r.depth, r.palette = 1, r.paletteA[:2]
 		return
 	}
@@ -80,7 +92,25 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 		r.markFirst = len(r.modules.set.list)
 		r.sets = append(r.sets, r.markPieces)
 	}
+	if r.words != nil {
+		r.placeWords(o)
+	}
 	r.rows = piecedRows{sets: r.sets, row: r.pieceRow}
+}
+
+// placeWords has the words' rows come as pieces among the symbol's, or, when they cannot (see
+// fitsPieces) and for the Swiss cross, drawn over the symbol's rows by overlayRow.
+func (r *rasterizer) placeWords(o *Options) {
+	entries := 0
+	for _, s := range r.sets {
+		entries += len(s.list)
+	}
+	if o.Logo == SwissCross || !r.words.fitsPieces(&r.l, entries) {
+		r.overlaid = true
+		return
+	}
+	r.wordsFirst = entries
+	r.sets = append(r.sets, r.words.set)
 }
 
 // row is the pngImage row function of depth 1: it draws pixel row y into dst, or reports that

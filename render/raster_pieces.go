@@ -253,7 +253,12 @@ func (r *rasterizer) pieceRow(y int) (anchors []int32, pieces []uint16) {
 		row.mark = uint16(r.markFirst + i)
 	}
 	switch my, dy := sy/k, sy%k; {
-	case sy < 0 || sy > l.n*k: // the quiet zone and the remainder
+	case sy < 0 || sy > l.n*k: // the quiet zone, the remainder and the words
+		if r.wordsFirst > 0 {
+			if at, e := r.words.wordsPiece(y, r.wordsFirst); e != 0 {
+				row.place(at, e)
+			}
+		}
 	case dy == 0: // the first row of a module row, or the first below the symbol
 		r.enterRow(my, row)
 	default:
