@@ -15,13 +15,15 @@ import (
 // made for a size-pixel square still holds it. The caption's em is captionEm modules, the
 // destination's destinationEm, so that both follow the module, which print needs at 0.5 mm at
 // least: the caption's em is then 2.5 mm (7 pt, its capitals 1.8 mm) and the destination's 1.5 mm.
-// A caption too wide for the image at that size is set smaller, to fit; a destination is set
-// smaller down to minDestinationEm, then shortened in the middle of its path, then of its host,
-// whose end (the registrable domain) is kept. Each line has wordsSide modules of room left and
+// A caption too wide for the image at that size is set smaller, down to minCaptionEm, and below
+// that the code shrinks further, so that the caption keeps its em; a destination is set smaller
+// down to minDestinationEm, then shortened in the middle of its path, then of its host, whose end
+// (the registrable domain) is kept. Each line has wordsSide modules of room left and
 // right, and a band of its face's line height (ascent and descent); the bands lie outside the
 // quiet zone, which stays whole.
 const (
 	captionEm        = 5.0 // the caption's em, in modules
+	minCaptionEm     = 3.0 // the caption's smallest em: below it, the code shrinks instead
 	destinationEm    = 3.0 // the destination's em, in modules
 	minDestinationEm = 2.0 // the destination's smallest em before it is shortened
 	wordsSide        = 1.0 // modules left and right of a line
@@ -72,14 +74,28 @@ func wordsFit(total int, o *Options) (module int, w words, need float64) {
 	if o.DestinationHost != "" {
 		host, path = glyph.Regular.Shape(o.DestinationHost), glyph.Regular.Shape(o.DestinationPath)
 	}
-	for module = o.Size / total; module >= minModulePixels; module-- {
-		w, need = layWords(total, module, o, caption, host, path)
-		if need*float64(module) <= float64(o.Size) {
-			return module, w, need
+	fits := func(module int) (words, float64, bool) {
+		w, need := layWords(total, module, o, caption, host, path)
+		return w, need, need*float64(module) <= float64(o.Size)
+	}
+	w, need, ok := fits(minModulePixels)
+	if !ok {
+		return 0, w, need
+	}
+	// The largest module that fits, by bisection: the words' bands grow with the module, so
+	// whether a module fits changes once, from yes to no; a long destination is shortened
+	// (shortenDestination) a dozen times at most, not at every module.
+	lo, hi := minModulePixels, max(minModulePixels, o.Size/total) // lo fits
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, _, ok := fits(mid); ok {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
-	w, need = layWords(total, minModulePixels, o, caption, host, path)
-	return 0, w, need
+	w, need, _ = fits(lo)
+	return lo, w, need
 }
 
 // layWords lays out the words of o around a symbol of total modules a side at module pixels a
@@ -90,7 +106,10 @@ func layWords(total, module int, o *Options, caption, host, path glyph.Run) (w w
 	room := float64(o.Size)/k - 2*wordsSide // the lines' width, in modules
 	bands := 0.0                            // pixels
 	if o.Caption != "" {
-		w.caption = fitLine(glyph.Bold, caption, captionEm, captionEm/100, room, k)
+		w.caption = fitLine(glyph.Bold, caption, captionEm, minCaptionEm, room, k)
+		if float64(caption.Advance)*w.caption.scale > room*k+1e-9 { // too wide even at minCaptionEm
+			return w, math.Inf(1)
+		}
 		bands += lineBand(&w.caption)
 	}
 	if o.DestinationHost != "" {
