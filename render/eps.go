@@ -34,7 +34,7 @@ func AppendEPS(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 // epsProlog defines, in a dictionary of its own, the PDF content operators that
 // appendPrintContent writes (ISO 32000-1 8.5.2, 8.5.3, 8.6.8, 8.3.4), so that the EPS draws
 // with the very same bytes as the PDF's page.
-const epsProlog = `8 dict begin
+const epsProlog = `10 dict begin
 /m {moveto} bind def
 /l {lineto} bind def
 /c {curveto} bind def
@@ -43,4 +43,6 @@ const epsProlog = `8 dict begin
 /f {fill} bind def
 /rg {setrgbcolor} bind def
 /cm {6 array astore concat} bind def
+/q {gsave} bind def
+/Q {grestore} bind def
 `

@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/bananaqr/bananaqr/render/internal/glyph"
 )
@@ -285,50 +286,96 @@ func appendScale(dst []byte, v float64) []byte {
 	return dst
 }
 
-// appendWordsPrint appends the words of layout l with PDF's path operators, in the coordinates
-// appendPrintContent has set (modules, y down) and its foreground colour, filled with the
-// non-zero winding rule; each quadratic becomes the cubic that draws it exactly.
+// appendWordsPrint appends the words of layout l with PDF's operators, in the coordinates
+// appendPrintContent has set (modules, y down) and its foreground colour: each line in a q … Q
+// pair whose cm maps a third of a font unit, y up, to its place, then each glyph at its offset
+// (printGlyph's path, formatted once) filled with the non-zero winding rule.
 func appendWordsPrint(dst []byte, l *layout, o *Options) []byte {
 	for _, w := range [2]*wordsLine{&l.words.caption, &l.words.destination} {
 		if !w.drawn() {
 			continue
 		}
-		pen := printPen{b: dst}
-		w.face.Walk(w.run, wordsTransform(w, l), &pen)
-		dst = append(pen.b, "f\n"...)
+		t := wordsTransform(w, l)
+		third := t.Scale / 3
+		dst = append(dst, "q "...)
+		dst = appendScale(dst, third)
+		dst = append(dst, " 0 0 -"...)
+		dst = appendScale(dst, third)
+		dst = append(dst, ' ')
+		dst = appendPrintNumber(dst, t.X)
+		dst = append(dst, ' ')
+		dst = appendPrintNumber(dst, t.Y)
+		dst = append(dst, " cm\n"...)
+		for _, g := range w.run.Glyphs {
+			path := printGlyph(w.face, g.ID)
+			if len(path) == 0 {
+				continue
+			}
+			dst = append(dst, "q 1 0 0 1 "...)
+			dst = strconv.AppendInt(dst, int64(3*g.X), 10)
+			dst = append(dst, " 0 cm\n"...)
+			dst = append(append(dst, path...), "f Q\n"...)
+		}
+		dst = append(dst, "Q\n"...)
 	}
 	return dst
 }
 
-// printPen writes a glyph.Walk with PDF's path operators (m, l, c, h), numbers in modules with
-// four decimals.
-type printPen struct {
-	b      []byte
-	x0, y0 float64 // the current point
+// printGlyphKey names a glyph of a face.
+type printGlyphKey struct {
+	face *glyph.Face
+	id   glyph.ID
 }
 
-func (p *printPen) MoveTo(x, y float64) { p.op("m", x, y) }
-func (p *printPen) LineTo(x, y float64) { p.op("l", x, y) }
+// printGlyphs holds each glyph's path as printGlyph writes it, made once: a face has a few
+// hundred glyphs, so the map stays small.
+var printGlyphs sync.Map // printGlyphKey → []byte
 
-// QuadTo draws the quadratic (p0, c, p1) as the cubic with control points p0 + 2/3·(c − p0)
-// and p1 + 2/3·(c − p1).
-func (p *printPen) QuadTo(cx, cy, x, y float64) {
-	p.b = appendPrintNumber(p.b, p.x0+2*(cx-p.x0)/3)
-	p.b = appendPrintNumber(append(p.b, ' '), p.y0+2*(cy-p.y0)/3)
-	p.b = appendPrintNumber(append(p.b, ' '), x+2*(cx-x)/3)
-	p.b = appendPrintNumber(append(p.b, ' '), y+2*(cy-y)/3)
-	p.b = append(p.b, ' ')
-	p.op("c", x, y)
-}
-
-func (p *printPen) Close() { p.b = append(p.b, "h\n"...) }
-
-// op appends the point (x, y) and the operator, and makes the point current.
-func (p *printPen) op(operator string, x, y float64) {
-	p.b = appendPrintNumber(p.b, x)
-	p.b = appendPrintNumber(append(p.b, ' '), y)
-	p.b = append(append(append(p.b, ' '), operator...), '\n')
-	p.x0, p.y0 = x, y
+// printGlyph returns the outline of glyph id of face with PDF's path operators (m, l, c, h) in
+// thirds of a font unit, y up, from the glyph's origin: whole numbers, since each quadratic
+// (p0, c, p1) is drawn as the cubic with control points p0 + 2/3·(c − p0) and p1 + 2/3·(c − p1),
+// in thirds (p0 + 2c) and (p1 + 2c).
+func printGlyph(face *glyph.Face, id glyph.ID) []byte {
+	key := printGlyphKey{face, id}
+	if p, ok := printGlyphs.Load(key); ok {
+		return p.([]byte)
+	}
+	var b []byte
+	var x0, y0 int // the current point, in font units
+	point := func(x, y int) {
+		b = strconv.AppendInt(b, int64(x), 10)
+		b = strconv.AppendInt(append(b, ' '), int64(y), 10)
+	}
+	for i, s := range face.Outline(id) {
+		p := s.P[0]
+		switch s.Op {
+		case glyph.MoveTo:
+			if i > 0 {
+				b = append(b, "h\n"...)
+			}
+			point(3*int(p.X), 3*int(p.Y))
+			b = append(b, " m\n"...)
+			x0, y0 = int(p.X), int(p.Y)
+		case glyph.LineTo:
+			point(3*int(p.X), 3*int(p.Y))
+			b = append(b, " l\n"...)
+			x0, y0 = int(p.X), int(p.Y)
+		case glyph.QuadTo:
+			c, end := p, s.P[1]
+			point(x0+2*int(c.X), y0+2*int(c.Y))
+			b = append(b, ' ')
+			point(int(end.X)+2*int(c.X), int(end.Y)+2*int(c.Y))
+			b = append(b, ' ')
+			point(3*int(end.X), 3*int(end.Y))
+			b = append(b, " c\n"...)
+			x0, y0 = int(end.X), int(end.Y)
+		}
+	}
+	if len(b) > 0 {
+		b = append(b, "h\n"...)
+	}
+	p, _ := printGlyphs.LoadOrStore(key, b)
+	return p.([]byte)
 }
 
 // appendPrintNumber appends v with at most four decimals, as PDF's real numbers are written
