@@ -12,7 +12,9 @@ require (
 
 require (
 	github.com/yeqown/reedsolomon v1.0.0 // indirect
+	golang.org/x/image v0.47.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
 

@@ -71,6 +71,10 @@ STYLES = {
     "green on white, rounded": {"color": "1B5E20", "corners": "rounded"},
     "black, margin 2": {"color": "000000", "margin": 2},
     "black, margin 0": {"color": "000000", "margin": 0},
+    # Words around the code (issue 32): they must read as their uncaptioned twins do.
+    "square, caption": {"caption": "Scan for the menu"},
+    "square, caption above": {"caption": "Scan for the menu", "caption_position": "above"},
+    "rounded+banana, caption": {"corners": "rounded", "logo": "banana", "caption": "Сканируйте меню"},
 }
 REFERENCES = ["libqrencode", "segno"]
 
@@ -108,7 +112,8 @@ def make_codes(codes_bin, workdir, payloads, styles):
             codes[key] = {"error": m["error"]}
         else:
             codes[key] = {"file": m["out"], "modules": m["modules"], "margin": m["margin"],
-                          "module_px": m["module_px"], "version": m["version"], "ecc": m["ecc"]}
+                          "module_px": m["module_px"], "version": m["version"], "ecc": m["ecc"],
+                          "words": bool(STYLES[key[1]].get("caption"))}
     for p in payloads:
         text = PAYLOADS[p]
         out = os.path.join(workdir, f"{p}-libqrencode.png")
@@ -128,11 +133,15 @@ def reference(path, scale, border):
 
 
 def code_area(code):
-    """Return the code's image cropped to the symbol and its quiet zone (BGR)."""
+    """Return what is printed of the code (BGR), and its side over the symbol's with its quiet
+    zone: the symbol and its quiet zone cropped (1); for a code with words, the whole image, the
+    words included, photographed with the code (its side over the code's, more than 1)."""
     img = cv2.imread(code["file"], cv2.IMREAD_COLOR)
     side = code["module_px"] * (code["modules"] + 2 * code["margin"])
+    if code.get("words"):
+        return img, img.shape[0] / side
     o = (img.shape[0] - side) // 2
-    return img[o:o + side, o:o + side]
+    return img[o:o + side, o:o + side], 1.0
 
 
 def rng_for(*parts):
@@ -144,13 +153,15 @@ def rng_for(*parts):
 def capture(area, printed_modules, sev, rng):
     """Photograph area, a code with its quiet zone printed on paper, as severity sev says.
 
-    printed_modules is the reference symbol's side with a quiet zone of 4 modules: the printed
-    side S is sev's pixels a module times that, whatever this code's own modules.
+    area is code_area's pair. printed_modules is the reference symbol's side with a quiet zone
+    of 4 modules: the printed side S is sev's pixels a module times that, whatever this code's
+    own modules (and a code with words is printed larger by its words, the code the same size).
     """
+    area, extent = area
     ppm = rng.uniform(*sev["ppm"])
     # This code's printed side: the same physical size for every style of a payload, its own
     # quiet zone included (a margin of 0 leaves only the paper around it).
-    side = max(16, round(ppm * printed_modules))
+    side = max(16, round(ppm * printed_modules * extent))
     printed = cv2.resize(area, (side, side), interpolation=cv2.INTER_AREA)
     pad = side // 2
     sheet = np.empty((side + 2 * pad, side + 2 * pad, 3), np.uint8)
