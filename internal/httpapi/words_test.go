@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
+	"github.com/bananaqr/bananaqr/internal/qrtest"
 )
 
 // TestWords: a caption and the destination over GET and POST, through the contract: the SVG keeps
@@ -56,5 +58,28 @@ func TestWords(t *testing.T) {
 		if c.code == api.ReasonInvalidCaption && strings.Contains(c.target, "%E6") && !strings.Contains(e.Message, "U+626B") {
 			t.Errorf("the message does not name the character: %+v", e)
 		}
+	}
+}
+
+// TestBatchWords: a batch's items take the words like any request: each captioned PNG reads back
+// and is the one POST /api/qr-code makes.
+func TestBatchWords(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	item := `{"url":"https://example.com/menu","caption":"Scan for the menu","show_destination":true,"format":"png","size":512}`
+	r := ts.postBatch(t, `[`+item+`,{"text":"Привет","caption":"Сканируйте","caption_position":"above","format":"png"}]`, batchCaller())
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	names, files := qrtest.Unzip(t, r.body)
+	if len(names) != 2 {
+		t.Fatalf("files %q", names)
+	}
+	for name, want := range map[string]string{names[0]: "https://example.com/menu", names[1]: "Привет"} {
+		if _, text := qrtest.DecodePNG(t, files[name], 0); text != want {
+			t.Errorf("%s reads %q, want %q", name, text, want)
+		}
+	}
+	if single := ts.post(t, item); !bytes.Equal(single.body, files[names[0]]) {
+		t.Error("the batch's captioned PNG differs from POST /api/qr-code's")
 	}
 }
