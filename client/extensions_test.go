@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/api"
@@ -106,5 +107,32 @@ func TestPaymentTypes(t *testing.T) {
 	}
 	if n < 50 {
 		t.Errorf("only %d vectors", n)
+	}
+}
+
+// TestCaption: the client sends the words' fields (api.Request's Caption, CaptionPosition and
+// ShowDestination), and the code with them reads back; the service's refusal of a caption it
+// cannot draw comes back as *APIError.
+func TestCaption(t *testing.T) {
+	c := newClient(t, newService(t, nil).URL)
+	ctx := context.Background()
+	r := api.NewRequest()
+	r.Payload = payload.Request{URL: "https://example.com/menu"}
+	r.Caption, r.CaptionPosition, r.ShowDestination, r.Size = "Scan for the menu", api.CaptionAbove, true, 512
+	code, err := c.JSON(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, _ := base64.StdEncoding.DecodeString(code.Response.PNGBase64)
+	if _, got := qrtest.DecodePNG(t, png, code.Response.ModulePx); got != "https://example.com/menu" {
+		t.Errorf("decoded %q", got)
+	}
+	if !strings.Contains(code.Response.SVG, "Printed with it: Scan for the menu.") {
+		t.Errorf("the SVG does not describe its caption: %.300s", code.Response.SVG)
+	}
+	r.Caption = "扫码"
+	var e *APIError
+	if _, err := c.PNG(ctx, r); !errors.As(err, &e) || e.Reason != api.ReasonInvalidCaption {
+		t.Errorf("a caption of Han characters: %v", err)
 	}
 }

@@ -42,3 +42,18 @@ func TestCallExtensions(t *testing.T) {
 		}
 	}
 }
+
+// TestCallCaption: generate_qr takes the words' fields; the code with them reads back, and a
+// caption the font cannot draw is a tool error naming the field.
+func TestCallCaption(t *testing.T) {
+	f := &fakes{admit: true}
+	cs := session(t, f.config(), edge("198.51.100.3", "https://qr.example.com"))
+	res := mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"url","url":"https://example.com/menu","caption":"Scan for the menu","caption_position":"above","show_destination":true}`))
+	if _, text := mcptest.ImagePNG(t, res); text != "https://example.com/menu" {
+		t.Errorf("the PNG reads %q", text)
+	}
+	res = mcptest.CallTool(t, cs, mcpserver.ToolName, json.RawMessage(`{"type":"text","text":"hi","caption":"扫码"}`))
+	if b, _ := json.Marshal(res); !res.IsError || !bytes.Contains(b, []byte("INVALID_CAPTION")) {
+		t.Errorf("a caption of Han characters: %.300s", b)
+	}
+}
