@@ -93,14 +93,14 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 		r.sets = append(r.sets, r.markPieces)
 	}
 	if r.words != nil {
-		r.placeWords(o)
+		r.joinWords(o)
 	}
 	r.rows = piecedRows{sets: r.sets, row: r.pieceRow}
 }
 
-// placeWords has the words' rows come as pieces among the symbol's, or, when they cannot (see
+// joinWords has the words' rows come as pieces among the symbol's, or, when they cannot (see
 // fitsPieces) and for the Swiss cross, drawn over the symbol's rows by overlayRow.
-func (r *rasterizer) placeWords(o *Options) {
+func (r *rasterizer) joinWords(o *Options) {
 	entries := 0
 	for _, s := range r.sets {
 		entries += len(s.list)

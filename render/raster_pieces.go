@@ -255,9 +255,7 @@ func (r *rasterizer) pieceRow(y int) (anchors []int32, pieces []uint16) {
 	switch my, dy := sy/k, sy%k; {
 	case sy < 0 || sy > l.n*k: // the quiet zone, the remainder and the words
 		if r.wordsFirst > 0 {
-			if at, e := r.words.wordsPiece(y, r.wordsFirst); e != 0 {
-				row.place(at, e)
-			}
+			r.words.placeWords(y, r.wordsFirst, row)
 		}
 	case dy == 0: // the first row of a module row, or the first below the symbol
 		r.enterRow(my, row)

@@ -14,11 +14,17 @@ import (
 // and they come to the compressor as pieces (png.go) like the modules': each row's change from the
 // row above, made once per layout of the words and kept in wordsRasterCache.
 
-// wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces.
+// wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces:
+// row y's changes from row y−1 (y from rect.Min.Y to rect.Max.Y, where the words end) are the
+// pieces set.list[entries[i]] at anchors[i], for i from rows[y−rect.Min.Y] to
+// rows[y−rect.Min.Y+1]−1.
 type wordsRaster struct {
 	rect    image.Rectangle // the pixels the words cover, within the image
-	entries []uint8         // rect's pixels, row by row: palette entries
-	set     *pieceSet       // entry i (0 to rect.Dy()) turns row rect.Min.Y+i−1 into row rect.Min.Y+i
+	pix     []uint8         // rect's pixels, row by row: palette entries
+	set     *pieceSet       // the distinct pieces; entry 0 is the empty piece
+	rows    []int32         // rect.Dy()+2 starts in anchors and entries
+	anchors []int32         // where each piece goes
+	entries []uint16        // which piece of set
 }
 
 // wordsKey names the words of a layout: what both lines draw and where, and the image's side.
@@ -80,80 +86,99 @@ func wordsMasks(l *layout) []*image.Alpha {
 	return masks
 }
 
-// coverageEntry returns the palette entry of coverage a (0 to 255): the nearest quarter.
-func coverageEntry(a uint8) uint8 {
-	return shadeEntry((int(a)*shadeLevels + 127) / 255)
-}
+// coverageEntries maps a pixel's coverage (0 to 255) to its palette entry: the nearest quarter
+// (there is no tie: 255 is odd).
+var coverageEntries = func() (t [256]uint8) {
+	for a := range t {
+		t[a] = shadeEntry((a*shadeLevels + 127) / 255)
+	}
+	return t
+}()
+
+// wordsGap is the fewest zeros that end a piece of the words: a row's changes come as pieces
+// between runs of at least wordsGap unchanged pixels, so that the same stroke's edge, in every
+// glyph and row where it recurs, is one piece, kept once by the compressor.
+const wordsGap = 4
 
 // newWordsRaster draws the words of layout l for wordsRasterCache, with its cost in bytes: the
-// lines' masks, clipped to the image, as palette entries (where two lines' ink meets, the darker),
-// then the change of each row from the one above as one piece, trimmed.
+// lines' masks, clipped to the image, as palette entries (where two lines' ink meets, the more
+// covered pixel), then each row's changes from the row above as pieces.
 func newWordsRaster(l *layout) (*wordsRaster, int) {
 	masks := wordsMasks(l)
-	w := &wordsRaster{}
+	w := &wordsRaster{set: &pieceSet{list: []piece{{}}}}
 	for _, m := range masks {
 		w.rect = w.rect.Union(m.Rect)
 	}
 	w.rect = w.rect.Intersect(image.Rect(0, 0, l.size, l.size))
 	width, height := w.rect.Dx(), w.rect.Dy()
-	w.entries = make([]uint8, width*height)
-	for _, m := range masks {
+	w.pix = make([]uint8, width*height)
+	for _, m := range masks { // coverage first, the darker where lines meet
 		r := m.Rect.Intersect(w.rect)
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			src := m.Pix[m.PixOffset(r.Min.X, y):][:r.Dx()]
-			dst := w.entries[(y-w.rect.Min.Y)*width+r.Min.X-w.rect.Min.X:][:r.Dx()]
+			dst := w.pix[(y-w.rect.Min.Y)*width+r.Min.X-w.rect.Min.X:][:r.Dx()]
 			for i, a := range src {
-				if e := coverageEntry(a); shadeOf(e) > shadeOf(dst[i]) {
-					dst[i] = e
-				}
+				dst[i] = max(dst[i], a)
 			}
 		}
 	}
-	w.set = &pieceSet{list: make([]piece, height+1)}
-	cost := len(w.entries) + 64*(height+1)
-	var diffs []byte // all the pieces' changes, one after the other
-	spans := make([][2]int, height+1)
+	for i, a := range w.pix {
+		w.pix[i] = coverageEntries[a]
+	}
+	seen := make(map[string]uint16)
+	cost := len(w.pix)
 	background := make([]uint8, width)
+	var diff []byte
+	w.rows = make([]int32, 1, height+2)
 	for i := range height + 1 {
 		prev, cur := background, background
 		if i > 0 {
-			prev = w.entries[(i-1)*width : i*width]
+			prev = w.pix[(i-1)*width : i*width]
 		}
 		if i < height {
-			cur = w.entries[i*width : (i+1)*width]
+			cur = w.pix[i*width : (i+1)*width]
 		}
-		start := len(diffs)
-		diffs = appendDiff(diffs, prev, cur)
-		first, last := start, len(diffs)
-		for first < last && diffs[first] == 0 {
-			first++
+		diff = appendDiff(diff[:0], prev, cur)
+		for at, end := range changes(diff) {
+			key := string(diff[at:end])
+			e, ok := seen[key]
+			if !ok {
+				e = uint16(len(w.set.list))
+				seen[key] = e
+				w.set.list = append(w.set.list, piece{diff: []byte(key)})
+				cost += 64 + 5*len(key) // the compressor's form of the piece included
+			}
+			w.anchors = append(w.anchors, int32(w.rect.Min.X+at))
+			w.entries = append(w.entries, e)
 		}
-		for last > first && diffs[last-1] == 0 {
-			last--
-		}
-		diffs = append(diffs[:start], diffs[first:last]...)
-		spans[i] = [2]int{first - start, last - first}
+		w.rows = append(w.rows, int32(len(w.entries)))
 	}
-	at := 0
-	for i, s := range spans {
-		if s[1] > 0 {
-			w.set.list[i] = piece{offset: s[0], diff: diffs[at : at+s[1] : at+s[1]]}
-			at += s[1]
-		}
-	}
-	return w, cost + 5*len(diffs) // the compressor's form of the pieces included
+	return w, cost + 6*len(w.entries) + 4*len(w.rows)
 }
 
-// shadeOf returns the coverage level (0 to shadeLevels) of palette entry e of the words: its
-// inverse of shadeEntry.
-func shadeOf(e uint8) int {
-	switch e {
-	case paletteBackground:
-		return 0
-	case paletteForeground:
-		return shadeLevels
+// changes yields the stretches [at, end) of diff that are pieces: not zero at either end, and
+// apart by wordsGap zeros at least.
+func changes(diff []byte) func(yield func(at, end int) bool) {
+	return func(yield func(at, end int) bool) {
+		for i := 0; i < len(diff); {
+			for i < len(diff) && diff[i] == 0 {
+				i++
+			}
+			if i == len(diff) {
+				return
+			}
+			at, end := i, i+1 // end: after the last change seen
+			for i = end; i < len(diff) && i-end < wordsGap; i++ {
+				if diff[i] != 0 {
+					end = i + 1
+				}
+			}
+			if !yield(at, end) {
+				return
+			}
+			i = end
+		}
 	}
-	return int(e-paletteShades) + 1
 }
 
 // wordsRows returns the rows of the image that the words' pieces change: from the words' first
@@ -176,14 +201,16 @@ func (w *wordsRaster) fitsPieces(l *layout, entries int) bool {
 // maxPieceEntries is how many pieces an image's sets may hold in all (see piecedRows).
 const maxPieceEntries = 4095
 
-// wordsPiece returns the change by the words of row y, its anchor and its entry (0 for none), in
-// the numbering of the image's sets where the words' set starts at first.
-func (w *wordsRaster) wordsPiece(y, first int) (anchor int32, e uint16) {
+// placeWords adds the words' changes to row y to row, in the numbering of the image's sets where
+// the words' set starts at first.
+func (w *wordsRaster) placeWords(y, first int, row *rowPieces) {
 	i := y - w.rect.Min.Y
-	if i < 0 || i > w.rect.Dy() || len(w.set.list[i].diff) == 0 {
-		return 0, 0
+	if i < 0 || i > w.rect.Dy() {
+		return
 	}
-	return int32(w.rect.Min.X), uint16(first + i)
+	for j := w.rows[i]; j < w.rows[i+1]; j++ {
+		row.place(w.anchors[j], uint16(first)+w.entries[j])
+	}
 }
 
 // overlay draws row y of the words over the 8-bit row dst, where they have ink.
@@ -192,7 +219,7 @@ func (w *wordsRaster) overlay(y int, dst []byte) {
 		return
 	}
 	width := w.rect.Dx()
-	src := w.entries[(y-w.rect.Min.Y)*width:][:width]
+	src := w.pix[(y-w.rect.Min.Y)*width:][:width]
 	dst = dst[w.rect.Min.X:][:width]
 	for i, e := range src {
 		if e != paletteBackground {
