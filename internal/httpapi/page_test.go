@@ -367,10 +367,10 @@ func TestPageSettingsLinkTypes(t *testing.T) {
 func TestPageWithoutComments(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	comment := map[string]*regexp.Regexp{
-		"app.js":    regexp.MustCompile(`(?m)^[ \t]*//.*\n`),
+		"app.js":    regexp.MustCompile(`(?m)^[ \t]*//.*\n|[ \t]* // .*`),
 		"style.css": regexp.MustCompile(`(?m)^[ \t]*/\*(?s:.*?)\*/[ \t]*\n|/\*(?s:.*?)\*/`),
 	}
-	left := map[string]*regexp.Regexp{"app.js": regexp.MustCompile(`(?m)^[ \t]*//`), "style.css": regexp.MustCompile(`/\*`)}
+	left := map[string]*regexp.Regexp{"app.js": regexp.MustCompile(`(?m)^[ \t]*//| // `), "style.css": regexp.MustCompile(`/\*`)}
 	indent := regexp.MustCompile(`(?m)^[ \t]+`)
 	for name, re := range comment {
 		src, err := web.Files.ReadFile(name)
@@ -388,6 +388,50 @@ func TestPageWithoutComments(t *testing.T) {
 			t.Errorf("/%s: %d bytes sent of %d", name, len(body), len(src))
 		}
 	}
+	// What makes cutting the script's lines at " // " safe: where a line of code has one, what
+	// comes before it opens no string or template literal that " // " would be part of, and
+	// holds no slash, so no regular expression either.
+	src, err := web.Files.ReadFile("app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for i, line := range strings.Split(string(src), "\n") {
+		code, _, found := strings.Cut(line, " // ")
+		if !found || strings.HasPrefix(strings.TrimSpace(line), "//") {
+			continue
+		}
+		cut++
+		if outside, open := codeOutsideStrings(code); open != 0 || strings.Contains(outside, "/") {
+			t.Errorf("web/app.js, line %d: its \" // \" may be within a string or a regular expression: %s", i+1, line)
+		}
+	}
+	if cut == 0 {
+		t.Error("web/app.js has no comment at the end of a line: nothing here checks that they are cut safely")
+	}
+}
+
+// codeOutsideStrings returns the characters of a line of script that are outside its string
+// and template literals (ECMA-262 12.9.4, 12.9.6: quoted by ', " or `, a backslash escaping the
+// next character), and the quote of a literal still open at the line's end, or 0.
+func codeOutsideStrings(line string) (outside string, open rune) {
+	var b strings.Builder
+	escaped := false
+	for _, c := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case open != 0 && c == '\\':
+			escaped = true
+		case open != 0 && c == open:
+			open = 0
+		case open == 0 && (c == '\'' || c == '"' || c == '`'):
+			open = c
+		case open == 0:
+			b.WriteRune(c)
+		}
+	}
+	return b.String(), open
 }
 
 // TestPageWithoutIndent: the page's files are sent without the indentation of their lines, but
