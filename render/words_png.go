@@ -14,17 +14,23 @@ import (
 // and they come to the compressor as pieces (png.go) like the modules': each row's change from the
 // row above, made once per layout of the words and kept in wordsRasterCache.
 
-// wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces:
-// row y's changes from row y−1 (y from rect.Min.Y to rect.Max.Y, where the words end) are the
-// pieces set.list[entries[i]] at anchors[i], for i from rows[y−rect.Min.Y] to
-// rows[y−rect.Min.Y+1]−1.
+// wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces, in
+// bands of rows: one for each line, or one for both lines when the rows of one meet the other's.
 type wordsRaster struct {
+	set   *pieceSet // the distinct pieces of all the bands; entry 0 is the empty piece
+	bands []wordsBand
+}
+
+// wordsBand is a band of rows of the words: the pixels they cover, and their rows as pieces: row
+// y's changes from row y−1 (y from rect.Min.Y to rect.Max.Y, the first row after the words) are
+// the pieces set.list[entries[j]] at anchors[j], for j from rows[i] to rows[i+1]−1, where i is
+// y−rect.Min.Y.
+type wordsBand struct {
 	rect    image.Rectangle // the pixels the words cover, within the image
 	pix     []uint8         // rect's pixels, row by row: palette entries
-	set     *pieceSet       // the distinct pieces; entry 0 is the empty piece
 	rows    []int32         // rect.Dy()+2 starts in anchors and entries
 	anchors []int32         // where each piece goes
-	entries []uint16        // which piece of set
+	entries []uint16        // which piece of the set
 }
 
 // wordsKey names the words of a layout: what both lines draw and where, and the image's side.
@@ -50,7 +56,7 @@ var wordsRasterCache = boundedCache[wordsKey, *wordsRaster]{max: 8 << 20}
 func wordsRasterOf(l *layout) *wordsRaster {
 	key := wordsKey{caption: lineKey(&l.words.caption), destination: lineKey(&l.words.destination), size: l.size}
 	w := wordsRasterCache.get(key, func(wordsKey) (*wordsRaster, int) { return newWordsRaster(l) })
-	if w.rect.Empty() {
+	if len(w.bands) == 0 {
 		return nil
 	}
 	return w
@@ -101,59 +107,88 @@ var coverageEntries = func() (t [256]uint8) {
 const wordsGap = 4
 
 // newWordsRaster draws the words of layout l for wordsRasterCache, with its cost in bytes: the
-// lines' masks, clipped to the image, as palette entries (where two lines' ink meets, the more
-// covered pixel), then each row's changes from the row above as pieces.
+// lines' masks, clipped to the image, in bands (the lines in order down the image, a line joining
+// the band above when its rows meet the band's or the row after it), each band's pixels as
+// palette entries (where two lines' ink meets, the more covered pixel), then each row's changes
+// from the row above as pieces.
 func newWordsRaster(l *layout) (*wordsRaster, int) {
-	masks := wordsMasks(l)
-	w := &wordsRaster{set: &pieceSet{list: []piece{{}}}}
-	for _, m := range masks {
-		w.rect = w.rect.Union(m.Rect)
+	picture := image.Rect(0, 0, l.size, l.size)
+	var masks []*image.Alpha
+	var rects []image.Rectangle // the bands
+	for _, m := range wordsMasks(l) {
+		r := m.Rect.Intersect(picture)
+		if r.Empty() {
+			continue
+		}
+		masks = append(masks, m)
+		if n := len(rects); n > 0 && r.Min.Y <= rects[n-1].Max.Y {
+			rects[n-1] = rects[n-1].Union(r)
+		} else {
+			rects = append(rects, r)
+		}
 	}
-	w.rect = w.rect.Intersect(image.Rect(0, 0, l.size, l.size))
-	width, height := w.rect.Dx(), w.rect.Dy()
-	w.pix = make([]uint8, width*height)
-	for _, m := range masks { // coverage first, the darker where lines meet
-		r := m.Rect.Intersect(w.rect)
+	w := &wordsRaster{set: &pieceSet{list: []piece{{}}}, bands: make([]wordsBand, len(rects))}
+	seen := make(map[string]uint16) // the pieces of w.set by their changes
+	cost := 0
+	for i, r := range rects {
+		b := &w.bands[i]
+		b.rect = r
+		b.draw(masks)
+		cost += b.cut(w.set, seen)
+	}
+	return w, cost
+}
+
+// draw sets b.pix from the masks that meet b.rect.
+func (b *wordsBand) draw(masks []*image.Alpha) {
+	width := b.rect.Dx()
+	b.pix = make([]uint8, width*b.rect.Dy())
+	for _, m := range masks { // coverage first, the more covered where lines meet
+		r := m.Rect.Intersect(b.rect)
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			src := m.Pix[m.PixOffset(r.Min.X, y):][:r.Dx()]
-			dst := w.pix[(y-w.rect.Min.Y)*width+r.Min.X-w.rect.Min.X:][:r.Dx()]
+			dst := b.pix[(y-b.rect.Min.Y)*width+r.Min.X-b.rect.Min.X:][:r.Dx()]
 			for i, a := range src {
 				dst[i] = max(dst[i], a)
 			}
 		}
 	}
-	for i, a := range w.pix {
-		w.pix[i] = coverageEntries[a]
+	for i, a := range b.pix {
+		b.pix[i] = coverageEntries[a]
 	}
-	seen := make(map[string]uint16)
-	cost := len(w.pix)
+}
+
+// cut sets b's rows as pieces of set, adding those not seen yet, and returns the bytes it holds
+// (the compressor's form of the new pieces included).
+func (b *wordsBand) cut(set *pieceSet, seen map[string]uint16) (cost int) {
+	width, height := b.rect.Dx(), b.rect.Dy()
 	background := make([]uint8, width)
 	var diff []byte
-	w.rows = make([]int32, 1, height+2)
+	b.rows = make([]int32, 1, height+2)
 	for i := range height + 1 {
 		prev, cur := background, background
 		if i > 0 {
-			prev = w.pix[(i-1)*width : i*width]
+			prev = b.pix[(i-1)*width : i*width]
 		}
 		if i < height {
-			cur = w.pix[i*width : (i+1)*width]
+			cur = b.pix[i*width : (i+1)*width]
 		}
 		diff = appendDiff(diff[:0], prev, cur)
 		for at, end := range changes(diff) {
 			key := string(diff[at:end])
 			e, ok := seen[key]
 			if !ok {
-				e = uint16(len(w.set.list))
+				e = uint16(len(set.list))
 				seen[key] = e
-				w.set.list = append(w.set.list, piece{diff: []byte(key)})
-				cost += 64 + 5*len(key) // the compressor's form of the piece included
+				set.list = append(set.list, piece{diff: []byte(key)})
+				cost += 64 + 5*len(key)
 			}
-			w.anchors = append(w.anchors, int32(w.rect.Min.X+at))
-			w.entries = append(w.entries, e)
+			b.anchors = append(b.anchors, int32(b.rect.Min.X+at))
+			b.entries = append(b.entries, e)
 		}
-		w.rows = append(w.rows, int32(len(w.entries)))
+		b.rows = append(b.rows, int32(len(b.entries)))
 	}
-	return w, cost + 6*len(w.entries) + 4*len(w.rows)
+	return cost + len(b.pix) + 6*len(b.entries) + 4*len(b.rows)
 }
 
 // changes yields the stretches [at, end) of diff that are pieces: not zero at either end, and
@@ -181,19 +216,16 @@ func changes(diff []byte) func(yield func(at, end int) bool) {
 	}
 }
 
-// wordsRows returns the rows of the image that the words' pieces change: from the words' first
-// row to the first row after them.
-func (w *wordsRaster) wordsRows() (first, last int) { return w.rect.Min.Y, w.rect.Max.Y }
-
 // fitsPieces reports whether the words' pieces can join the rows of the symbol's (pieceRow),
 // whose entries number entries so far: their rows must be rows where the symbol does not change,
 // above it or below the row after it (they are, but for a quiet zone of no modules), and all the
 // pieces must fit the compressor's table (see piecedRows).
 func (w *wordsRaster) fitsPieces(l *layout, entries int) bool {
-	first, last := w.wordsRows()
 	symbolFirst, symbolLast := l.originY, l.originY+l.n*l.module
-	if last >= symbolFirst && first <= symbolLast {
-		return false
+	for _, b := range w.bands {
+		if b.rect.Max.Y >= symbolFirst && b.rect.Min.Y <= symbolLast {
+			return false
+		}
 	}
 	return entries+len(w.set.list) <= maxPieceEntries
 }
@@ -204,26 +236,30 @@ const maxPieceEntries = 4095
 // placeWords adds the words' changes to row y to row, in the numbering of the image's sets where
 // the words' set starts at first.
 func (w *wordsRaster) placeWords(y, first int, row *rowPieces) {
-	i := y - w.rect.Min.Y
-	if i < 0 || i > w.rect.Dy() {
-		return
-	}
-	for j := w.rows[i]; j < w.rows[i+1]; j++ {
-		row.place(w.anchors[j], uint16(first)+w.entries[j])
+	for _, b := range w.bands {
+		i := y - b.rect.Min.Y
+		if i < 0 || i > b.rect.Dy() {
+			continue
+		}
+		for j := b.rows[i]; j < b.rows[i+1]; j++ {
+			row.place(b.anchors[j], uint16(first)+b.entries[j])
+		}
 	}
 }
 
 // overlay draws row y of the words over the 8-bit row dst, where they have ink.
 func (w *wordsRaster) overlay(y int, dst []byte) {
-	if y < w.rect.Min.Y || y >= w.rect.Max.Y {
-		return
-	}
-	width := w.rect.Dx()
-	src := w.pix[(y-w.rect.Min.Y)*width:][:width]
-	dst = dst[w.rect.Min.X:][:width]
-	for i, e := range src {
-		if e != paletteBackground {
-			dst[i] = e
+	for _, b := range w.bands {
+		if y < b.rect.Min.Y || y >= b.rect.Max.Y {
+			continue
+		}
+		width := b.rect.Dx()
+		src := b.pix[(y-b.rect.Min.Y)*width:][:width]
+		row := dst[b.rect.Min.X:][:width]
+		for i, e := range src {
+			if e != paletteBackground {
+				row[i] = e
+			}
 		}
 	}
 }
