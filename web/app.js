@@ -173,6 +173,15 @@
     body.logo = $('style-logo').checked ? 'banana' : 'none';
     body.ecc = form.elements.namedItem('ecc').value || 'M';
     body.margin = Number($('style-margin').value);
+    // The words around the code (setWords disables those a type does not take), sent when given:
+    // the caption without the spaces around it, its place when not the default.
+    const caption = $('style-caption');
+    if (!caption.disabled && caption.value.trim()) {
+      body.caption = caption.value.trim();
+      const position = form.querySelector('input[name="caption_position"]:checked');
+      if (!position.defaultChecked) body.caption_position = position.value;
+    }
+    if ($('style-show_destination').checked && !$('style-show_destination').disabled) body.show_destination = true;
     // A field the type's standard fixes (FIXED: an EPC code is level M without a logo; a Swiss
     // QR-bill's is black square modules on white too) is not sent: the service would refuse
     // any other value, and lockStyle shows why.
@@ -451,7 +460,10 @@
     img.src = blobURL;
     $('mini-preview-img').src = blobURL;
     if (old) setTimeout(() => URL.revokeObjectURL(old), 1000);
-    img.alt = data.payload !== null ? `${sample ? 'Sample QR code' : 'QR code'}: ${clip(data.payload, 200)}` : `QR code for ${info.article}`;
+    // The SVG's own text alternative: its title (the payload of a public code, the type of a
+    // private one) and its description (how to use the code, and the words printed with it).
+    const alt = [clip(data.title, 200), data.desc].filter(Boolean).join('. ');
+    img.alt = sample ? 'Sample ' + alt : alt;
     img.hidden = false;
     showMini();
     $('sample-badge').hidden = !sample;
@@ -531,6 +543,9 @@
     // value would lose on the way (RFC 9110 5.5).
     if (raw !== null) payload = headers.get('X-QR-Payload-Encoding') === 'percent' ? decodeURIComponent(raw) : raw;
     const size = Number(headers.get('X-QR-Size')) || body.size;
+    // The SVG's text alternative (its <title> and <desc>), which the preview's is.
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const said = (name) => (doc.querySelector(name) || {}).textContent || '';
     const margin = body.margin;
     const version = Number(headers.get('X-QR-Version'));
     const modules = 4 * version + 17; // ISO/IEC 18004:2015 5.3.1
@@ -539,6 +554,8 @@
       payload_type: headers.get('X-QR-Payload-Type') || body.type,
       payload,
       svg,
+      title: said('title'),
+      desc: said('desc'),
       size,
       margin,
       modules,
@@ -571,7 +588,7 @@
   function styleOf(body) {
     const defaults = defaultStyle();
     const out = {};
-    for (const name of ['size', 'margin', 'color', 'background', 'corners', 'logo', 'ecc']) {
+    for (const name of Object.keys(defaults)) {
       if (body[name] === undefined) continue;
       const value = String(body[name]).replace(/^#/, '').toUpperCase();
       if (value !== String(defaults[name]).replace(/^#/, '').toUpperCase()) out[name] = name === 'color' || name === 'background' ? value : String(body[name]);
@@ -589,6 +606,9 @@
       corners: checked('corners') || 'square',
       logo: $('style-logo').defaultChecked ? 'banana' : 'none',
       ecc: checked('ecc') || 'M',
+      caption: $('style-caption').defaultValue,
+      caption_position: checked('caption_position'),
+      show_destination: String($('style-show_destination').defaultChecked),
     };
   }
 
@@ -642,11 +662,13 @@
       const v = q.get(name);
       if (v !== null && HEX.test(v)) $('style-' + name).value = '#' + v.replace(/^#/, '').toUpperCase();
     }
-    for (const name of ['corners', 'ecc']) {
+    set('style-caption', q.get('caption'));
+    for (const name of ['corners', 'ecc', 'caption_position']) {
       const el = q.get(name) && form.querySelector(`input[name="${name}"][value="${CSS.escape(q.get(name))}"]`);
       if (el) el.checked = true;
     }
     if (q.get('logo')) $('style-logo').checked = q.get('logo') === 'banana';
+    if (q.get('show_destination')) $('style-show_destination').checked = q.get('show_destination') === 'true';
     state.typed = true;
     return true;
   }
@@ -753,7 +775,7 @@
   // background…"); the code decides where the message does not.
   function errorField(err, type) {
     if (typeof err.field === 'string' && err.field && controlFor(err.field, type)) return err.field;
-    const word = (/^[A-Za-z]+/.exec(err.message || '') || [''])[0];
+    const word = (/^[A-Za-z_]+/.exec(err.message || '') || [''])[0];
     if (err.code === 'LOW_CONTRAST') return 'color';
     if (word && (STYLE_FIELDS.includes(word) || ALIASES[word] || document.getElementById(`${type}-${word}`))) return word;
     const message = err.message || '';
@@ -783,9 +805,9 @@
 
   // sentence makes an API message read as a sentence: a capital, and a field name it starts
   // with as people write it (SSID, IBAN; jobTitle is "Job title", debtorPostalCode "Debtor
-  // postal code").
+  // postal code", show_destination "Show destination").
   function sentence(message) {
-    const s = inProse(message).replace(/^[a-z]+(?:[A-Z][a-z]*)*\b/, (word) => INITIALS[word] || word.replace(/[A-Z]/g, (c) => ' ' + c.toLowerCase()));
+    const s = inProse(message).replace(/^[a-z]+(?:[A-Z][a-z]*|_[a-z]+)*\b/, (word) => INITIALS[word] || word.replace(/_/g, ' ').replace(/[A-Z]/g, (c) => ' ' + c.toLowerCase()));
     return s.charAt(0).toUpperCase() + s.slice(1);
   }
 
@@ -1013,6 +1035,7 @@
     for (const panel of document.querySelectorAll('.type-panel')) panel.hidden = panel.dataset.type !== type;
     state.panelType = type;
     lockStyle(type);
+    setWords(type);
     updatePrivacy();
   }
 
@@ -1111,6 +1134,16 @@
     const note = $('style-fixed-note');
     note.hidden = !fixed;
     note.textContent = fixed ? fixed.why.charAt(0).toUpperCase() + fixed.why.slice(1) + '.' : '';
+  }
+
+  // setWords shows the words around the code that a type takes: none on a Swiss QR-bill, whose
+  // payment part has its own texts (SIX IG QR-bill 2.3; the service refuses a caption), and the
+  // destination on a link only (the service prints a public link's host and path). Hidden, their
+  // controls are disabled (showFields), so not sent.
+  function setWords(type) {
+    showFields('style-words', type !== 'swissqr');
+    showFields('style-destination', type === 'url');
+    $('style-words-none').hidden = type !== 'swissqr';
   }
 
   // setAllDay switches the event's start and end between date-times and dates (an all-day
@@ -1290,10 +1323,10 @@
 
   // resetStyle puts every style control back to the default the server filled into the page.
   function resetStyle() {
-    for (const el of form.querySelectorAll('#style-color, #style-color-picker, #style-background, #style-background-picker, #style-size, #style-size-range, #style-margin')) {
+    for (const el of form.querySelectorAll('#style-color, #style-color-picker, #style-background, #style-background-picker, #style-size, #style-size-range, #style-margin, #style-caption')) {
       el.value = el.defaultValue;
     }
-    for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], #style-logo')) el.checked = el.defaultChecked;
+    for (const el of form.querySelectorAll('input[name="corners"], input[name="ecc"], input[name="caption_position"], #style-logo, #style-show_destination')) el.checked = el.defaultChecked;
     state.styleBeforeFixed = {}; // the defaults are what the other types get back
     lockStyle(currentType());
     showPrintSize();

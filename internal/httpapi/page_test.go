@@ -57,6 +57,8 @@ func TestPageRulesFromAPI(t *testing.T) {
 		`value="` + d["corners"] + `" data-style="corners" checked>`,
 		`value="` + d["ecc"] + `" data-style="ecc" checked>`,
 		`data-style="margin" min="0" max="` + strconv.Itoa(api.MaxMargin) + `" step="1" value="` + d["margin"] + `"`,
+		`id="style-caption" data-style="caption" maxlength="` + strconv.Itoa(api.MaxCaption) + `"`,
+		`value="` + d["caption_position"] + `" data-style="caption_position" checked>`,
 		`data-max="` + strconv.Itoa(payload.MaxLen) + `">0 / ` + strconv.Itoa(payload.MaxLen) + `</span>`,
 		`data-private="wifi vcard email sms tel geo event epc swissqr emvco upi spayd bitcoin"`,
 		`data-aliases="{&#34;body&#34;:&#34;message&#34;,&#34;encryption&#34;:&#34;security&#34;,&#34;firstName&#34;:&#34;name&#34;,&#34;lastName&#34;:&#34;name&#34;,&#34;title&#34;:&#34;jobTitle&#34;}"`,
@@ -65,11 +67,24 @@ func TestPageRulesFromAPI(t *testing.T) {
 			t.Errorf("the served page lacks %s", want)
 		}
 	}
-	if n := strings.Count(page, `data-style="corners" checked>`) + strings.Count(page, `data-style="ecc" checked>`); n != 2 {
-		t.Errorf("%d style radios checked, want 2 (one corners, one ecc)", n)
-	} // The radios of corners and ecc are api's tables, in their order, with their words and
-	// meanings; the locked style is generate.FixedStyles.
-	for _, name := range []string{"corners", "ecc"} {
+	for _, name := range []string{"corners", "ecc", "caption_position"} {
+		if n := strings.Count(page, `data-style="`+name+`" checked>`); n != 1 {
+			t.Errorf("%d %s radios checked, want 1", n, name)
+		}
+	}
+	// Every style field but the format (the downloads' buttons) has a control, marked data-style
+	// with the field's name: the script sends, links and reads back its fields by these names.
+	for name := range d {
+		if name != "format" && !strings.Contains(page, `data-style="`+name+`"`) {
+			t.Errorf("the page has no control of the style field %s (data-style=%q)", name, name)
+		}
+	}
+	if d["show_destination"] != "false" || d["caption"] != "" || strings.Contains(page, `id="style-show_destination" data-style="show_destination" checked`) {
+		t.Errorf("the page's caption and destination controls start as %q and %q, want none and unchecked", d["caption"], d["show_destination"])
+	}
+	// The radios of corners, ecc and caption_position are api's tables, in their order, with
+	// their words and meanings; the locked style is generate.FixedStyles.
+	for _, name := range []string{"corners", "ecc", "caption_position"} {
 		re := regexp.MustCompile(`<label class="seg" title="([^"]*)"><input type="radio" name="` + name + `" value="([^"]*)"[^>]*><span class="seg-body">(?:<svg.*?</svg>)?([^<]*)(?:<span class="seg-note">([^<]*)</span>)?`)
 		var got, want []string
 		for _, m := range re.FindAllStringSubmatch(page, -1) {

@@ -200,9 +200,9 @@ func lastLine(b []byte) []byte {
 
 // pageHTML fills a template of the page (index.html, or payments.html, the panels its script
 // loads into it) with the request's rules from packages api, payload and generate (the style
-// defaults, limits and choices, the text limit, the private and public types, the fields' older
-// names, the warnings' wording, the style a type's standard fixes), so that neither the page nor
-// its script holds a copy of them. html/template leaves the templates' comments out.
+// defaults, limits and choices, the text and caption limits, the private and public types, the
+// fields' older names, the warnings' wording, the style a type's standard fixes), so that neither
+// the page nor its script holds a copy of them. html/template leaves the templates' comments out.
 func pageHTML(name string, tmpl []byte) []byte {
 	t := template.Must(template.New(name).Parse(string(tmpl)))
 	d := api.StyleDefaults()
@@ -214,6 +214,7 @@ func pageHTML(name string, tmpl []byte) []byte {
 		"MaxText": payload.MaxLen, "MaxTextWords": thousands(payload.MaxLen), "Private": typeNames(payload.PrivateTypes()),
 		"Public": typeNames(payload.PublicTypes()), "Aliases": aliases(), "Warnings": warnings(),
 		"Levels": api.StyleChoices("ecc"), "CornerChoices": api.StyleChoices("corners"), "Fixed": fixedStyles(),
+		"CaptionPositions": api.StyleChoices("caption_position"), "CaptionPosition": d["caption_position"], "MaxCaption": api.MaxCaption,
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
