@@ -279,10 +279,8 @@ func filterRow(dst, raw, prev []byte, first bool) byte {
 
 // upFilter sets dst to raw − prev, bytewise modulo 256 (filter type Up), and reports whether at
 // most one in four of the 8-byte words changed; it stops as soon as more did. It
-// subtracts 8 bytes at a time: the low 7 bits of each byte without borrowing from the next byte,
-// and the top bit as the sum of the two top bits and the borrow.
+// subtracts 8 bytes at a time (subBytes).
 func upFilter(dst, raw, prev []byte) bool {
-	const high = 0x8080808080808080
 	allowed := len(raw) / 32 // changed words allowed
 	i := 0
 	for ; i+8 <= len(raw); i += 8 {
@@ -293,12 +291,32 @@ func upFilter(dst, raw, prev []byte) bool {
 			}
 			allowed--
 		}
-		binary.LittleEndian.PutUint64(dst[i:], ((x|high)-(y&^high))^((x^^y)&high))
+		binary.LittleEndian.PutUint64(dst[i:], subBytes(x, y))
 	}
 	for ; i < len(raw); i++ {
 		dst[i] = raw[i] - prev[i]
 	}
 	return true
+}
+
+// subBytes returns the eight bytes of x less those of y, lane by lane modulo 256: the low 7 bits
+// of each byte without borrowing from the next byte, and the top bit as the sum of the two top
+// bits and the borrow.
+func subBytes(x, y uint64) uint64 {
+	const high = 0x8080808080808080
+	return ((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)
+}
+
+// diffBytes sets dst to cur − prev, bytewise modulo 256 (filter type Up), 8 bytes at a time.
+func diffBytes(dst, cur, prev []byte) {
+	i := 0
+	for ; i+8 <= len(cur); i += 8 {
+		x, y := binary.LittleEndian.Uint64(cur[i:]), binary.LittleEndian.Uint64(prev[i:])
+		binary.LittleEndian.PutUint64(dst[i:], subBytes(x, y))
+	}
+	for ; i < len(cur); i++ {
+		dst[i] = cur[i] - prev[i]
+	}
 }
 
 // writeIEND writes the end of the file (PNG spec 11.2.5).

@@ -44,7 +44,8 @@ func BenchmarkAppendPNG(b *testing.B) {
 // rounded, without words ("none"), with a caption below ("caption") and with the link's
 // destination too ("caption+destination"): the words' pieces come from wordsRasterCache after
 // the first image. "cold" changes the caption every image, so that its pieces are made afresh
-// each time (the glyphs' masks stay cached in package glyph).
+// each time (the glyphs' masks stay cached in package glyph). The names are benchstat's keys:
+// benchstat -col /words compares the words with none.
 func BenchmarkAppendPNGWords(b *testing.B) {
 	s, err := encodeFor(renderTexts[0], qr.Options{Level: qr.M}, NoLogo)
 	if err != nil {
@@ -61,7 +62,7 @@ func BenchmarkAppendPNGWords(b *testing.B) {
 				o.DestinationHost, o.DestinationPath = "example.com", "/products/12345"
 			}
 			name := map[Corners]string{Square: "square", Rounded: "rounded"}[corners]
-			b.Run(fmt.Sprintf("%s/%s/1024px", name, words), func(b *testing.B) {
+			b.Run(fmt.Sprintf("corners=%s/words=%s/size=1024px", name, words), func(b *testing.B) {
 				var buf []byte
 				b.ReportAllocs()
 				i := 0

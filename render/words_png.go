@@ -139,7 +139,8 @@ func newWordsRaster(l *layout) (*wordsRaster, int) {
 	return w, cost
 }
 
-// draw sets b.pix from the masks that meet b.rect.
+// draw sets b.pix from the masks that meet b.rect. Most of a band is background: 8 pixels of no
+// coverage are passed over at once.
 func (b *wordsBand) draw(masks []*image.Alpha) {
 	width := b.rect.Dx()
 	b.pix = make([]uint8, width*b.rect.Dy())
@@ -148,22 +149,35 @@ func (b *wordsBand) draw(masks []*image.Alpha) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			src := m.Pix[m.PixOffset(r.Min.X, y):][:r.Dx()]
 			dst := b.pix[(y-b.rect.Min.Y)*width+r.Min.X-b.rect.Min.X:][:r.Dx()]
-			for i, a := range src {
-				dst[i] = max(dst[i], a)
+			for i := 0; i < len(src); i += 8 {
+				chunk := src[i:min(i+8, len(src))]
+				if len(chunk) == 8 && binary.LittleEndian.Uint64(chunk) == 0 {
+					continue
+				}
+				for j, a := range chunk {
+					dst[i+j] = max(dst[i+j], a)
+				}
 			}
 		}
 	}
-	for i, a := range b.pix {
-		b.pix[i] = coverageEntries[a]
+	for i := 0; i < len(b.pix); i += 8 {
+		chunk := b.pix[i:min(i+8, len(b.pix))]
+		if len(chunk) == 8 && binary.LittleEndian.Uint64(chunk) == 0 {
+			continue
+		}
+		for j, a := range chunk {
+			chunk[j] = coverageEntries[a]
+		}
 	}
 }
 
-// cut sets b's rows as pieces of set, adding those not seen yet, and returns the bytes it holds
-// (the compressor's form of the new pieces included).
+// cut sets b's rows as pieces of set, adding those not seen yet (seen holds the changes of each
+// piece of set), and returns the bytes it holds (the compressor's form of the new pieces
+// included).
 func (b *wordsBand) cut(set *pieceSet, seen map[string]uint16) (cost int) {
 	width, height := b.rect.Dx(), b.rect.Dy()
 	background := make([]uint8, width)
-	var diff []byte
+	diff := make([]byte, width)
 	b.rows = make([]int32, 1, height+2)
 	for i := range height + 1 {
 		prev, cur := background, background
@@ -173,11 +187,11 @@ func (b *wordsBand) cut(set *pieceSet, seen map[string]uint16) (cost int) {
 		if i < height {
 			cur = b.pix[i*width : (i+1)*width]
 		}
-		diff = appendDiff(diff[:0], prev, cur)
+		diffBytes(diff, cur, prev)
 		for at, end := range changes(diff) {
-			key := string(diff[at:end])
-			e, ok := seen[key]
+			e, ok := seen[string(diff[at:end])]
 			if !ok {
+				key := string(diff[at:end])
 				e = uint16(len(set.list))
 				seen[key] = e
 				set.list = append(set.list, piece{diff: []byte(key)})
@@ -196,6 +210,9 @@ func (b *wordsBand) cut(set *pieceSet, seen map[string]uint16) (cost int) {
 func changes(diff []byte) func(yield func(at, end int) bool) {
 	return func(yield func(at, end int) bool) {
 		for i := 0; i < len(diff); {
+			for i+8 <= len(diff) && binary.LittleEndian.Uint64(diff[i:]) == 0 {
+				i += 8
+			}
 			for i < len(diff) && diff[i] == 0 {
 				i++
 			}
