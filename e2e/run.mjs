@@ -393,7 +393,7 @@ try {
     assert.ok(await page.isVisible('#sample-badge'), 'the Sample badge shows');
     assert.equal((await page.textContent('#sample-badge')).trim(), 'Sample');
     assert.equal(await page.textContent('#status'), 'Sample: the code of https://example.com/menu. Type a link to make your own.');
-    assert.equal(await page.getAttribute('#preview-img', 'alt'), 'Sample QR code: https://example.com/menu');
+    assert.equal(await page.getAttribute('#preview-img', 'alt'), 'Sample QR code: https://example.com/menu. Scan it with a phone\'s camera to open the link.', 'the SVG\'s title and description');
     assert.match(await page.getAttribute('#preview-img', 'src'), /^blob:/);
     assert.equal(await page.textContent('#meta-payload'), 'https://example.com/menu');
     assert.ok(await page.isDisabled('#download-png') && await page.isDisabled('#download-svg'), 'nothing to download: it is nobody\'s code');
@@ -432,7 +432,7 @@ try {
     await p.waitForTimeout(2000); // the sample's answer has arrived by now
     assert.equal(await p.getAttribute('#preview', 'data-state'), 'ready');
     assert.equal(await p.textContent('#meta-payload'), 'https://example.org');
-    assert.equal(await p.getAttribute('#preview-img', 'alt'), 'QR code: https://example.org');
+    assert.equal(await p.getAttribute('#preview-img', 'alt'), 'QR code: https://example.org. Scan it with a phone\'s camera to open the link.');
     assert.ok(!(await p.isVisible('#sample-badge')));
     await p.close();
   });
@@ -1040,6 +1040,14 @@ try {
         await p.fill('#text-text', 'a'.repeat(2049));
         await p.waitForSelector('#form-error:not([hidden])', { timeout: 10000 });
         await run('a general error');
+        await chooseType(p, 'url');
+        await p.fill('#style-caption', 'Scan for the menu');
+        await p.check('#style-show_destination');
+        await waitReady(p, 'url');
+        await run('a link with its caption and destination');
+        await p.fill('#style-caption', 'Scan 扫');
+        await p.waitForSelector('#style-caption[aria-invalid="true"]', { timeout: 10000 });
+        await run('a caption refused');
         await p.close();
       }
     }
@@ -1319,6 +1327,85 @@ try {
     await q.close();
     await p.close();
     return link.replace(base, '');
+  });
+
+  await check('words around the code (issue 32): a caption above or below and the link printed beneath are sent when given, are in the image and settings links, and the code reads back; the preview\'s text alternative is the SVG\'s title and description; "Print the link beneath" for links only, no caption on a Swiss QR-bill; a character the font lacks shows INVALID_CAPTION\'s message beside the caption; the settings link brings the words back', async () => {
+    const p = await context.newPage();
+    const bodies = [];
+    p.on('request', (r) => { if (new URL(r.url()).pathname === '/api/qr-code' && r.method() === 'POST') bodies.push(JSON.parse(r.postData())); });
+    await p.goto(base + '/');
+    await p.fill('#url-url', 'example.com/menu');
+    await waitReady(p, 'url');
+    const words = (b) => Object.fromEntries(['caption', 'caption_position', 'show_destination'].filter((k) => k in b).map((k) => [k, b[k]]));
+    assert.deepEqual(words(bodies.at(-1)), {}, 'no words sent when none are given');
+    assert.ok(await p.isVisible('#style-show_destination') && await p.isEnabled('#style-show_destination'), 'a link may print its destination');
+    await p.fill('#style-caption', 'Scan for the menu');
+    await p.locator('label.seg:has(input[name="caption_position"][value="above"])').click();
+    await p.check('#style-show_destination');
+    await p.waitForFunction(() => /caption=Scan/.test(location.hash) && /caption_position=above/.test(location.hash) && /show_destination=true/.test(location.hash), null, { timeout: 10000 });
+    await waitReady(p, 'url');
+    assert.deepEqual(words(bodies.at(-1)), { caption: 'Scan for the menu', caption_position: 'above', show_destination: true });
+    // The text alternative is the SVG's own: its <title> and <desc>, as the service writes them.
+    const svg = await (await fetch(base + '/api/qr-code', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...bodies.at(-1), format: 'svg' }) })).text();
+    const said = (name) => new RegExp(`<${name} [^>]*>([^<]*)</${name}>`).exec(svg)[1].replace(/&#39;/g, '\'').replace(/&#34;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const alt = await p.getAttribute('#preview-img', 'alt');
+    assert.equal(alt, `${said('title')}. ${said('desc')}`);
+    assert.equal(alt, 'QR code: https://example.com/menu. Scan it with a phone\'s camera to open the link. Printed with it: Scan for the menu. It leads to example.com/menu.');
+    assert.equal(await scanPNG(p, 'captioned'), 'https://example.com/menu', 'the captioned code reads back');
+    const imageURL = new URL(await p.inputValue('#share-image-url'));
+    assert.deepEqual(Object.fromEntries(imageURL.searchParams), { url: 'example.com/menu', caption: 'Scan for the menu', caption_position: 'above', show_destination: 'true' });
+    const fromLink = path.join(tmp, 'captioned-link.png');
+    fs.writeFileSync(fromLink, Buffer.from(await (await fetch(imageURL)).arrayBuffer()));
+    assert.equal(zbar(fromLink).toString('utf8'), 'https://example.com/menu', 'the image link\'s code reads back');
+
+    // The settings link brings the words back.
+    const link = await p.inputValue('#share-settings');
+    const q = await context.newPage();
+    await q.goto(link);
+    await waitReady(q, 'url');
+    assert.equal(await q.inputValue('#style-caption'), 'Scan for the menu');
+    assert.ok(await q.isChecked('input[name="caption_position"][value="above"]') && await q.isChecked('#style-show_destination'));
+    assert.equal(await q.getAttribute('#preview-img', 'alt'), alt);
+    await q.close();
+
+    // Text: the caption, below (the default, not sent), and no destination to print.
+    await chooseType(p, 'text');
+    await p.locator('label.seg:has(input[name="caption_position"][value="below"])').click();
+    await p.fill('#style-caption', 'Сканируйте меню');
+    await p.fill('#text-text', 'Bananas');
+    await waitReady(p, 'text');
+    await p.waitForFunction(() => document.getElementById('preview-img').alt.includes('Сканируйте'), null, { timeout: 10000 });
+    assert.ok(await p.isHidden('#style-show_destination') && await p.isDisabled('#style-show_destination'), 'no destination but a link\'s');
+    assert.deepEqual(words(bodies.at(-1)), { caption: 'Сканируйте меню' });
+    assert.equal(await p.getAttribute('#preview-img', 'alt'), 'QR code: Bananas. Scan it with a phone\'s camera to read the text. Printed with it: Сканируйте меню.');
+    assert.equal(await scanPNG(p, 'captioned-text'), 'Bananas');
+
+    // A character the caption font lacks: the service's message beside the caption.
+    await p.fill('#style-caption', 'Scan 扫');
+    await p.waitForSelector('#style-caption[aria-invalid="true"]', { timeout: 10000 });
+    const refused = await (await fetch(base + '/api/qr-code', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'text', text: 'Bananas', caption: 'Scan 扫' }) })).json();
+    assert.equal(refused.code, 'INVALID_CAPTION');
+    assert.equal(await p.textContent('#style-caption-error strong'), refused.message.charAt(0).toUpperCase() + refused.message.slice(1));
+    assert.match(refused.message, /扫 \(U\+626B\)/, 'the message names the character');
+    assert.ok((await p.getAttribute('#style-caption', 'aria-describedby')).split(' ').includes('style-caption-error'));
+    assert.equal(await p.textContent('#status'), 'Not updated: see Caption, which says why.');
+    await p.fill('#style-caption', 'Scan me');
+    await waitReady(p, 'text');
+    assert.equal(await p.getAttribute('#style-caption', 'aria-invalid'), null, 'fixed, the error goes');
+
+    // A Swiss QR-bill takes no caption: the words' controls go, with the reason, and none is sent.
+    await chooseType(p, 'swissqr');
+    assert.ok(await p.isHidden('#style-caption') && await p.isDisabled('#style-caption'));
+    assert.ok(await p.isVisible('#style-words-none'));
+    await TYPES.find((t) => t.type === 'swissqr').fill(p);
+    await waitReady(p, 'swissqr');
+    assert.deepEqual(words(bodies.at(-1)), {});
+    await chooseType(p, 'url');
+    await waitReady(p, 'url');
+    assert.ok(await p.isVisible('#style-caption') && await p.isHidden('#style-words-none'));
+    assert.deepEqual(words(bodies.at(-1)), { caption: 'Scan me', show_destination: true }, 'the words come back with a type that takes them');
+    await p.close();
+    return `${link.replace(base, '')}; alt "${alt}"`;
   });
 
   await check('without JavaScript: the generator is hidden, a plain form for a link gets /api/qr-code.svg, and its code scans; the page says what needs JavaScript', async () => {
