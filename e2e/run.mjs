@@ -42,6 +42,10 @@
 //  13. the payment types' panels (/payments.html) are not in the page on load and not asked
 //      for until the Payments group is reached for or a payment type chosen, then once; when
 //      they cannot come, the form's error area says so and the type chosen before still works;
+//  14. issue 32: the words around the code (a caption above or below, a link's destination) are
+//      sent when given, carried by the image and settings links, and the code reads back; the
+//      preview's alt is the SVG's title and description; the destination for links only, no
+//      caption on a Swiss QR-bill; INVALID_CAPTION's message shows beside the caption;
 // and a few more: keyboard-only use, a label on every control, no CSP violation or script error.
 //
 // Usage: npm ci && node e2e/run.mjs   (test.sh runs it)
