@@ -23,7 +23,10 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 		return dst, err
 	}
 	r := rasterizers.Get().(*rasterizer)
-	defer rasterizers.Put(r)
+	defer func() {
+		r.words = nil // the pool keeps no words: a layout's words not cached could be large
+		rasterizers.Put(r)
+	}()
 	r.start(s, &l, o)
 	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
 	if r.depth == 8 {
