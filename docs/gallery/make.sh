@@ -10,3 +10,6 @@ run -o banana.png --logo banana
 run -o rounded-banana.png --corners rounded --logo banana
 run -o colours.png --corners rounded --color 1A237E --background FFF8E1
 run -o square.svg
+run -o caption.png --caption "Scan for the menu" --show-destination
+run -o caption-above.png --corners rounded --logo banana --caption "Сканируйте меню" --caption-position above
+run -o caption.svg --caption "Scan for the menu" --show-destination
