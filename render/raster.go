@@ -19,8 +19,9 @@ const (
 )
 
 // rasterizer draws the rows of a PNG image of a symbol, one after the other. Its memory is
-// pooled and reused. Square modules in two colours come as rows of bits (row); otherwise rows
-// come as pieces (pieceRow, raster_pieces.go).
+// pooled and reused. Square modules in two colours without words come as rows of bits (row);
+// otherwise rows come as pieces (pieceRow, raster_pieces.go), the words' among them
+// (words_png.go), or, for words the pieces cannot carry, as rows of bytes (overlayRow).
 type rasterizer struct {
 	g        grid
 	l        layout
