@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"unicode/utf8"
 
 	"github.com/bananaqr/bananaqr/qr"
 )
@@ -17,6 +18,8 @@ const (
 	// minModulePixels is the fewest pixels a module may have: fewer do not scan from a screen
 	// or in print.
 	minModulePixels = 2
+	// MaxCaption is the most characters (code points) a caption may have: one line.
+	MaxCaption = 40
 )
 
 // Corners is the shape of the dark modules' outer corners.
@@ -106,6 +109,13 @@ func (o *Options) validate() error {
 		return fmt.Errorf("render: unknown corners %d", o.Corners)
 	case o.Logo > SwissCross:
 		return fmt.Errorf("render: unknown logo %d", o.Logo)
+	case o.Logo == SwissCross && o.hasWords():
+		// The Swiss QR Code is printed in the QR-bill's payment part, whose texts are its own
+		// (the API refuses a caption); its cross is drawn for a symbol as far from the top as
+		// from the left.
+		return errors.New("render: a Swiss QR Code takes no words")
+	case utf8.RuneCountInString(o.Caption) > MaxCaption:
+		return fmt.Errorf("render: a caption of %d characters, more than %d", utf8.RuneCountInString(o.Caption), MaxCaption)
 	}
 	return nil
 }

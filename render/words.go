@@ -251,7 +251,9 @@ func appendWordsSVG(dst []byte, l *layout, o *Options) []byte {
 		// formatted once and copied (glyph.AppendSVGPathFontUnits), several times faster than
 		// writing every point in modules.
 		t := wordsTransform(w, l)
-		dst = append(dst, `<path aria-hidden="true" fill="`...)
+		// geometricPrecision: the SVG's crispEdges, right for square modules, would draw the
+		// letters without anti-aliasing.
+		dst = append(dst, `<path aria-hidden="true" shape-rendering="geometricPrecision" fill="`...)
 		dst = appendColor(dst, o.Foreground)
 		dst = append(dst, `" transform="matrix(`...)
 		dst = appendScale(dst, t.Scale)

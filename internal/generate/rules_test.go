@@ -40,9 +40,9 @@ func TestEPCEncoding(t *testing.T) {
 // TestWireMatchesCore: the API's limits, defaults, colours and enumerations, which package api
 // declares without importing the core, say what the renderer's and the encoder's do.
 func TestWireMatchesCore(t *testing.T) {
-	if api.MinSize != render.MinSize || api.MaxSize != render.MaxSize || api.MaxMargin != render.MaxMargin {
-		t.Errorf("api limits %d..%d, margin ..%d; render %d..%d, ..%d", api.MinSize, api.MaxSize, api.MaxMargin,
-			render.MinSize, render.MaxSize, render.MaxMargin)
+	if api.MinSize != render.MinSize || api.MaxSize != render.MaxSize || api.MaxMargin != render.MaxMargin || api.MaxCaption != render.MaxCaption {
+		t.Errorf("api limits %d..%d, margin ..%d, caption %d; render %d..%d, ..%d, %d", api.MinSize, api.MaxSize, api.MaxMargin, api.MaxCaption,
+			render.MinSize, render.MaxSize, render.MaxMargin, render.MaxCaption)
 	}
 	d, rd := api.NewRequest(), render.Defaults()
 	if o := Options(&d); o != rd {
