@@ -52,31 +52,6 @@
     bitcoin: { label: 'Bitcoin payment', article: 'a bitcoin payment', prompt: 'Type a bitcoin address or a Lightning invoice to see the code.', secret: 'The address, the invoice and the payment’s details are' },
   };
 
-  // The EMV merchant code's schemes (payload/emvco.go, buildEMVCo): what the key is called and
-  // looks like, the currency of the amount, and the fields the scheme reads. Pix and PromptPay
-  // preset the country and the currency; only Pix carries a description (message); PromptPay
-  // codes go without the merchant's name and city.
-  const EMVCO_SCHEMES = {
-    pix: {
-      key: 'Pix key', placeholder: '123e4567-e12b-12d1-a456-426655440000', currency: 'BRL', message: true, named: true,
-      help: 'A CPF, CNPJ, e-mail address, +55 phone number or random key, as registered with the bank.',
-      reference: 'The Pix txid: up to 25 letters and digits.',
-      prompt: TYPES.emvco.prompt,
-    },
-    promptpay: {
-      key: 'PromptPay id', placeholder: '081 234 5678', currency: 'THB', message: false, named: false,
-      help: 'A Thai mobile number, a 13-digit national or tax id, or a 15-digit e-wallet id.',
-      reference: 'Up to 25 characters, for the merchant’s records.',
-      prompt: 'Type the PromptPay id to see the code.',
-    },
-    other: {
-      key: 'Merchant account', placeholder: 'MERCHANT-0042', currency: '', message: false, named: true,
-      help: 'The merchant’s account in the scheme, as the scheme gives it.',
-      reference: 'Up to 25 characters, for the merchant’s records.',
-      prompt: 'Fill in the scheme identifier, the merchant account, the merchant, the city, the country and the currency to see the code.',
-    },
-  };
-
   // The downloads, each a button #download-<format>: the images, and the print files (PDF and
   // EPS: size pixels at 300 dpi).
   const DOWNLOADS = ['png', 'svg', 'pdf', 'eps'];
@@ -377,7 +352,7 @@
     if (type === 'swissqr' && missing.every((el) => el.closest('#swissqr-debtor-fields'))) {
       return 'Fill in the payer’s name, postal code, town and country, or untick “Add the payer’s address”.';
     }
-    if (type === 'emvco') return EMVCO_SCHEMES[emvcoScheme()].prompt;
+    if (type === 'emvco') return emvcoScheme().dataset.prompt || TYPES.emvco.prompt;
     return TYPES[type].prompt;
   }
 
@@ -1194,18 +1169,20 @@
     showFields('epc-remittance-field', !reference);
   }
 
-  const emvcoScheme = () => form.elements.namedItem('emvco-scheme').value || 'pix';
+  // emvcoScheme returns the EMV merchant code's scheme radio that is checked, which holds what
+  // the scheme's fields are called and read (data-*, in web/payments.html).
+  const emvcoScheme = () => form.querySelector('input[name="emvco-scheme"]:checked') || $('emvco-scheme-pix');
 
-  // setScheme shows the EMV merchant code's fields that its scheme reads (EMVCO_SCHEMES): the
-  // scheme's identifier, country and currency for another scheme only, the description for Pix
-  // only; the merchant's name and city are optional for PromptPay.
+  // setScheme shows the EMV merchant code's fields that its scheme reads (its radio's data-*):
+  // the scheme's identifier, country and currency for another scheme only, the description for
+  // Pix only; the merchant's name and city are optional for PromptPay.
   function setScheme() {
-    const name = emvcoScheme();
-    const scheme = EMVCO_SCHEMES[name];
-    showFields('emvco-scheme-field', name === 'other');
-    showFields('emvco-region-fields', name === 'other');
-    showFields('emvco-message-field', scheme.message);
-    for (const id of ['emvco-name', 'emvco-city']) setRequired($(id), scheme.named);
+    const radio = emvcoScheme();
+    const scheme = radio.dataset;
+    showFields('emvco-scheme-field', radio.value === 'other');
+    showFields('emvco-region-fields', radio.value === 'other');
+    showFields('emvco-message-field', 'message' in scheme);
+    for (const id of ['emvco-name', 'emvco-city']) setRequired($(id), 'named' in scheme);
     $('emvco-key-label').textContent = scheme.key;
     $('emvco-key').placeholder = scheme.placeholder;
     $('emvco-key-help').textContent = scheme.help;
