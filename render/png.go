@@ -31,6 +31,9 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
 	if r.depth == 8 {
 		img.row, img.pieced = nil, &r.rows
+		if r.wordsFirst > 0 { // the words' rows, among the symbol's pieces (words_png.go)
+			r.rows.bands = r.words.pieceBands
+		}
 	}
 	if o.Logo == SwissCross { // square corners, so depth 1 (checkCross), but with words
 		r.cross = newPixelCross(&l)
@@ -81,6 +84,21 @@ type pieceSet struct {
 type piecedRows struct {
 	sets []*pieceSet
 	row  func(y int) (anchors []int32, pieces []uint16)
+	// bands, in order down the image and apart, are stretches of rows whose pieces the
+	// compressor may take from the band instead of row: the same pieces, numbered in the band's
+	// own set.
+	bands []*pieceBand
+}
+
+// A pieceBand is a stretch of rows of an image that comes as pieces, rows first to
+// first+rows−1, whose pieces depend on nothing else in the image: row(i) returns those of row
+// first+i, numbered in set (entry 0 the empty piece, at most 4095 entries). A band is made once
+// for images of one width and then read-only, shared like a pieceSet: the compressor may
+// compress its rows once, and keep them for as long as the band lives.
+type pieceBand struct {
+	first, rows int
+	set         *pieceSet
+	row         func(i int) (anchors []int32, pieces []uint16)
 }
 
 // A pngCompressor turns the filtered scanlines of an image (PNG spec 7.3, 9) into a zlib stream

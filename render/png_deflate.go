@@ -35,53 +35,91 @@ type deflateCompressor struct {
 var upHead = deflate.NewPatch(0, []byte{filterUp})
 
 // PieceRows adds the scanlines of an image that comes as pieces (see pngCompressor): the filter
-// type, then zeros but for the pieces, is a row of patches after the head.
+// type, then zeros but for the pieces, is a row of patches after the head. A band's rows come
+// compressed once, as a segment (see segmentOf).
 func (c *deflateCompressor) PieceRows(rows *piecedRows, height int) {
 	c.table = c.table[:0]
 	for _, s := range rows.sets {
 		c.table = append(c.table, patchesOf(s)...)
 	}
 	c.UsePatches(c.table, upHead)
-	c.PatchRows(height, rows.row)
+	y := 0
+	for _, b := range rows.bands {
+		for ; y < b.first; y++ {
+			c.PatchRow(rows.row(y))
+		}
+		c.PutSegment(segmentOf(b, c.RowLen()))
+		y += b.rows
+	}
+	for ; y < height; y++ {
+		c.PatchRow(rows.row(y))
+	}
 }
 
-// patchTables is the compressor's own dictionary: the patches of each pieceSet, kept for as
-// long as the set lives, so that a set's tokens and sums are worked out once.
-var patchTables = struct {
+// A weakTable is part of the compressor's own dictionary: its form of values of package render
+// that are made once (pieceSet, pieceBand), kept for as long as the value lives, so that it is
+// worked out once.
+type weakTable[K, V any] struct {
 	sync.Mutex
-	m map[weak.Pointer[pieceSet]][]*deflate.Patch
-}{m: make(map[weak.Pointer[pieceSet]][]*deflate.Patch)}
+	m map[weak.Pointer[K]]V
+}
 
-// patchesOf returns the patches of the pieces of s, from patchTables or made and kept there:
-// deflate.EmptyPatch for an empty piece.
-func patchesOf(s *pieceSet) []*deflate.Patch {
-	key := weak.Make(s)
-	patchTables.Lock()
-	t, ok := patchTables.m[key]
-	patchTables.Unlock()
+// get returns the compressor's form of k, from t or made by build and kept there.
+func (t *weakTable[K, V]) get(k *K, build func(*K) V) V {
+	key := weak.Make(k)
+	t.Lock()
+	v, ok := t.m[key]
+	t.Unlock()
 	if ok {
-		return t
+		return v
 	}
-	t = make([]*deflate.Patch, len(s.list))
-	for i, p := range s.list {
-		t[i] = deflate.EmptyPatch
-		if len(p.diff) > 0 {
-			t[i] = deflate.NewPatch(p.offset, p.diff)
-		}
-	}
-	patchTables.Lock()
-	defer patchTables.Unlock()
-	if old, ok := patchTables.m[key]; ok {
+	v = build(k)
+	t.Lock()
+	defer t.Unlock()
+	if old, ok := t.m[key]; ok {
 		return old
 	}
-	patchTables.m[key] = t
-	runtime.AddCleanup(s, forgetPatches, key)
-	return t
+	if t.m == nil {
+		t.m = make(map[weak.Pointer[K]]V)
+	}
+	t.m[key] = v
+	runtime.AddCleanup(k, t.forget, key)
+	return v
 }
 
-// forgetPatches drops the patches of a set that is gone from patchTables.
-func forgetPatches(key weak.Pointer[pieceSet]) {
-	patchTables.Lock()
-	delete(patchTables.m, key)
-	patchTables.Unlock()
+// forget drops the form of a value that is gone.
+func (t *weakTable[K, V]) forget(key weak.Pointer[K]) {
+	t.Lock()
+	delete(t.m, key)
+	t.Unlock()
+}
+
+// patchTables holds the patches of each pieceSet, so that a set's tokens and sums are worked out
+// once.
+var patchTables weakTable[pieceSet, []*deflate.Patch]
+
+// patchesOf returns the patches of the pieces of s: deflate.EmptyPatch for an empty piece.
+func patchesOf(s *pieceSet) []*deflate.Patch {
+	return patchTables.get(s, func(s *pieceSet) []*deflate.Patch {
+		t := make([]*deflate.Patch, len(s.list))
+		for i, p := range s.list {
+			t[i] = deflate.EmptyPatch
+			if len(p.diff) > 0 {
+				t[i] = deflate.NewPatch(p.offset, p.diff)
+			}
+		}
+		return t
+	})
+}
+
+// segmentTables holds the rows of each pieceBand compressed, so that a band's rows are compressed
+// once.
+var segmentTables weakTable[pieceBand, *deflate.Segment]
+
+// segmentOf returns the rows of band b, scanlines of rowLen bytes, compressed as a segment: the
+// filter type Up, as each row's head, then zeros but for the pieces of the band's set.
+func segmentOf(b *pieceBand, rowLen int) *deflate.Segment {
+	return segmentTables.get(b, func(b *pieceBand) *deflate.Segment {
+		return deflate.NewSegment(rowLen, patchesOf(b.set), upHead, b.rows, b.row)
+	})
 }

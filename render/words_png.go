@@ -17,8 +17,9 @@ import (
 // wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces, in
 // bands of rows: one for each line, or one for both lines when the rows of one meet the other's.
 type wordsRaster struct {
-	set   *pieceSet // the distinct pieces of all the bands; entry 0 is the empty piece
-	bands []wordsBand
+	set        *pieceSet // the distinct pieces of all the bands; entry 0 is the empty piece
+	bands      []wordsBand
+	pieceBands []*pieceBand // the bands' rows as the compressor may take them (see piecedRows)
 }
 
 // wordsBand is a band of rows of the words: the pixels they cover, and their rows as pieces: row
@@ -136,7 +137,19 @@ func newWordsRaster(l *layout) (*wordsRaster, int) {
 		b.draw(masks)
 		cost += b.cut(w.set, seen)
 	}
+	for i := range w.bands {
+		b := &w.bands[i]
+		rows := min(b.rect.Dy()+1, l.size-b.rect.Min.Y) // the row after the words, if in the image
+		w.pieceBands = append(w.pieceBands, &pieceBand{first: b.rect.Min.Y, rows: rows, set: w.set, row: b.pieceRow})
+		cost += 64 + 2*len(b.entries) // the band's rows as the compressor keeps them, about
+	}
 	return w, cost
+}
+
+// pieceRow returns the pieces of the band's row i, rect.Min.Y+i (see pieceBand).
+func (b *wordsBand) pieceRow(i int) (anchors []int32, pieces []uint16) {
+	from, to := b.rows[i], b.rows[i+1]
+	return b.anchors[from:to], b.entries[from:to]
 }
 
 // draw sets b.pix from the masks that meet b.rect. Most of a band is background: 8 pixels of no

@@ -114,6 +114,9 @@ func (z *Writer) PatchRow(anchors []int32, entries []uint16) {
 	z.addRowSums(n, uint32(s%adlerMod), uint32(w%adlerMod))
 }
 
+// RowLen returns the bytes per row of the stream that Reset started.
+func (z *Writer) RowLen() int { return z.rowLen }
+
 // PatchRows adds n rows of patches: for i = 0, 1, …, n−1, the row of the anchors and entries
 // that row(i) returns (see PatchRow).
 func (z *Writer) PatchRows(n int, row func(i int) (anchors []int32, entries []uint16)) {
