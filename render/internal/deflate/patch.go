@@ -83,7 +83,6 @@ func (z *Writer) UsePatches(table []*Patch, head *Patch) {
 	z.patchCode = z.patchCode[:n]
 	z.patchLen = z.patchLen[:n]
 	clear(z.patchUses)
-	clear(z.gapUses[:])
 	z.zeros = 0
 }
 
@@ -146,16 +145,43 @@ type patchInfo struct {
 // them that one token cannot hold; there must be room for the tokens in the block.
 func (z *Writer) addPatch(gap int, i uint16) {
 	for gap > maxPatchGap {
-		z.gapUses[maxPatchGap]++
-		z.patchUses[0]++
+		z.useGap(maxPatchGap)
+		z.usePatch(0)
 		z.tokens[z.ntok] = patchSym | maxPatchGap<<patchGapBits
 		z.ntok++
 		gap -= maxPatchGap
 	}
-	z.gapUses[gap]++
-	z.patchUses[i]++
+	z.useGap(gap)
+	z.usePatch(i)
 	z.tokens[z.ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
 	z.ntok++
+}
+
+// useGap counts a use of the gap of g zeros in the block, listing it at its first.
+func (z *Writer) useGap(g int) {
+	if z.gapUses[g] == 0 {
+		z.gapsUsed = append(z.gapsUsed, uint16(g))
+	}
+	z.gapUses[g]++
+}
+
+// usePatch counts a use of entry i of the patch table in the block, listing it at its first.
+func (z *Writer) usePatch(i uint16) {
+	if z.patchUses[i] == 0 {
+		z.patchesUsed = append(z.patchesUsed, i)
+	}
+	z.patchUses[i]++
+}
+
+// forgetUses clears the uses of gaps and patches in the block, for the next block.
+func (z *Writer) forgetUses() {
+	for _, g := range z.gapsUsed {
+		z.gapUses[g] = 0
+	}
+	for _, i := range z.patchesUsed {
+		z.patchUses[i] = 0
+	}
+	z.gapsUsed, z.patchesUsed = z.gapsUsed[:0], z.patchesUsed[:0]
 }
 
 // appendGapTokens appends the tokens of gap zeros: a literal 0 and a match at distance 1 of the
@@ -187,16 +213,12 @@ func (z *Writer) countPatches() {
 			}
 		}
 	}
-	for g, uses := range z.gapUses {
-		if uses != 0 {
-			z.scratch = appendGapTokens(z.scratch[:0], g)
-			count(z.scratch, uses)
-		}
+	for _, g := range z.gapsUsed {
+		z.scratch = appendGapTokens(z.scratch[:0], int(g))
+		count(z.scratch, z.gapUses[g])
 	}
-	for i, uses := range z.patchUses {
-		if uses != 0 {
-			count(z.patches[i].toks, uses)
-		}
+	for _, i := range z.patchesUsed {
+		count(z.patches[i].toks, z.patchUses[i])
 	}
 }
 
@@ -207,20 +229,14 @@ const longCode = 255
 // the block (see writeTokens), and forgets their uses for the next block.
 func (z *Writer) codePatches(lit, dist *huffCode) {
 	z.longBits = z.longBits[:0]
-	for g, uses := range z.gapUses {
-		if uses == 0 {
-			continue
-		}
-		z.scratch = appendGapTokens(z.scratch[:0], g)
+	for _, g := range z.gapsUsed {
+		z.scratch = appendGapTokens(z.scratch[:0], int(g))
 		z.gapCode[g], z.gapLen[g] = z.codeTokens(z.scratch, lit, dist)
 	}
-	for i, uses := range z.patchUses {
-		if uses != 0 {
-			z.patchCode[i], z.patchLen[i] = z.codeTokens(z.patches[i].toks, lit, dist)
-		}
+	for _, i := range z.patchesUsed {
+		z.patchCode[i], z.patchLen[i] = z.codeTokens(z.patches[i].toks, lit, dist)
 	}
-	clear(z.gapUses[:])
-	clear(z.patchUses)
+	z.forgetUses()
 }
 
 // codeTokens returns the bits of toks in the codes lit and dist, and their number; or, when
