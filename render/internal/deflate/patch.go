@@ -83,21 +83,28 @@ func (z *Writer) UsePatches(table []*Patch, head *Patch) {
 	z.patchCode = z.patchCode[:n]
 	z.patchLen = z.patchLen[:n]
 	clear(z.patchUses)
-	z.zeros = 0
+	z.zeros, z.bareRow = 0, false
 }
 
 // PatchRow adds a row of rowLen bytes: the head patch, then zeros but for entry entries[i] of the
 // patch table at anchors[i], for each i: its data starts at byte anchors[i] + its offset after the
 // head. The patches come in order and do not overlap. The zeros at the end wait for the next
-// row's head, to share its token.
+// row's head, to share its token. A row of the head and zeros only that follows another is a
+// repeat of it for the Adler-32 (see addRepeats).
 func (z *Writer) PatchRow(anchors []int32, entries []uint16) {
 	n := z.rowLen
 	if z.ntok+len(entries)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
 		z.writeBlock(false)
 	}
+	z.addPatch(z.zeros, z.headEntry)
+	if len(entries) == 0 && z.bareRow {
+		z.repeats++
+		return
+	}
+	z.addRepeats()
+	z.bareRow = len(entries) == 0
 	info := z.patchInfo
 	h := &info[z.headEntry]
-	z.addPatch(z.zeros, z.headEntry)
 	at := int(h.len)
 	s, w := uint64(h.s), uint64(h.w)+uint64(n-at)*uint64(h.s)
 	anchors = anchors[:len(entries)]

@@ -70,16 +70,24 @@ func (z *Writer) PutSegment(seg *Segment) {
 	z.addRepeats()
 	z.bw.putBits(seg.bits, seg.nbits)
 	z.addRowSums(seg.n, seg.s, seg.w)
+	z.bareRow = false
 }
 
-// putBits writes the first n bits of bits, least significant first.
+// putBits writes the first n bits of bits, least significant first: 64 at a time, each shifted
+// past the bits in acc as put does, into room made once.
 func (b *bitWriter) putBits(bits []byte, n int) {
-	b.dst = slices.Grow(b.dst, (n+7)/8+8)
-	for ; n >= 64; n -= 64 {
-		b.put(binary.LittleEndian.Uint64(bits), 64)
-		bits = bits[8:]
+	words := n / 64
+	at := len(b.dst)
+	b.dst = slices.Grow(b.dst, 8*words+(n%64+7)/8+8)[:at+8*words]
+	acc, k := b.acc, b.n
+	for i := range words {
+		v := binary.LittleEndian.Uint64(bits[8*i:])
+		binary.LittleEndian.PutUint64(b.dst[at+8*i:], acc|v<<k)
+		acc = v >> (64 - k) // 0 when k is 0: Go shifts by 64 give 0
 	}
-	for ; n > 0; n -= min(n, 8) {
+	b.acc = acc
+	bits = bits[8*words:]
+	for n -= 64 * words; n > 0; n -= min(n, 8) {
 		b.put(uint64(bits[0])&(1<<min(n, 8)-1), uint(min(n, 8)))
 		bits = bits[1:]
 	}

@@ -51,7 +51,8 @@ type Writer struct {
 	// each patch's uses, the patches used, and their bits.
 	patches     []*Patch // the table, then the head
 	headEntry   uint16
-	zeros       int // zeros at the end of the last row, not yet added
+	zeros       int  // zeros at the end of the last row, not yet added
+	bareRow     bool // whether the last row was the head and zeros only (its sums in rowS, rowW)
 	patchInfo   []patchInfo
 	patchUses   []uint32 // uses in the block (entry 0, the empty patch, counts too: no bits)
 	patchCode   []uint64 // each used patch's bits (see codeTokens), and their number

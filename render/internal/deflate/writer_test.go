@@ -466,3 +466,83 @@ func TestDeflatePatches(t *testing.T) {
 		}
 	}
 }
+
+// ztPatchedRow returns a random row of rowLen bytes as head and patches of table placed on
+// zeros: its bytes, and the anchors and entries that PatchRow takes. One row in five is bare.
+func ztPatchedRow(r *rand.Rand, rowLen int, table []*Patch, head *Patch) ([]byte, []int32, []uint16) {
+	row := make([]byte, rowLen)
+	copy(row, head.data)
+	var anchors []int32
+	var entries []uint16
+	for at := 1; at < rowLen && len(entries) < 60 && r.IntN(5) != 0; {
+		i := r.IntN(len(table))
+		p := table[i]
+		anchor := at + r.IntN(1+rowLen/8) - 1
+		if 1+anchor+p.offset+len(p.data) > rowLen {
+			break
+		}
+		anchors, entries = append(anchors, int32(anchor)), append(entries, uint16(i))
+		copy(row[1+anchor+p.offset:], p.data)
+		at = 1 + anchor + p.offset + len(p.data)
+	}
+	return row, anchors, entries
+}
+
+// TestDeflateSegments compresses random patched rows with stretches of them put as segments made
+// once (at any bit of the stream, several segments a stream, the same segment in several
+// streams, segments beyond a block), and checks that the streams inflate to the rows meant, their
+// Adler-32 included.
+func TestDeflateSegments(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	z := NewWriter()
+	for round := range 8 {
+		rowLen := 1 + []int{5, 300, 2500}[round%3]
+		table := []*Patch{EmptyPatch}
+		for range 1 + r.IntN(200) {
+			n := 1 + r.IntN(min(rowLen-1, []int{4, 40}[r.IntN(2)]))
+			table = append(table, NewPatch(r.IntN(3), ztPatchData(r, n)))
+		}
+		head := NewPatch(0, []byte{2})
+		type segment struct {
+			seg  *Segment
+			data []byte
+		}
+		var segs []segment
+		for range 3 {
+			rows := 1 + r.IntN(40)
+			if round == 7 {
+				rows = 3000 // more tokens than a block holds
+			}
+			var data []byte
+			var anchors [][]int32
+			var entries [][]uint16
+			for range rows {
+				row, a, e := ztPatchedRow(r, rowLen, table, head)
+				data = append(data, row...)
+				anchors, entries = append(anchors, a), append(entries, e)
+			}
+			seg := NewSegment(rowLen, table, head, rows, func(i int) ([]int32, []uint16) {
+				return anchors[i], entries[i]
+			})
+			segs = append(segs, segment{seg, data})
+		}
+		for stream := range 3 {
+			var want []byte
+			z.Reset(nil, rowLen)
+			z.UsePatches(table, head)
+			for range 2 + r.IntN(4) {
+				for range r.IntN(30) {
+					row, anchors, entries := ztPatchedRow(r, rowLen, table, head)
+					z.PatchRow(anchors, entries)
+					want = append(want, row...)
+				}
+				s := segs[r.IntN(len(segs))]
+				z.PutSegment(s.seg)
+				want = append(want, s.data...)
+			}
+			if got := qrtest.Inflate(t, z.Finish()); !bytes.Equal(got, want) {
+				t.Fatalf("round %d, stream %d, rows of %d bytes: inflated %d bytes, want %d", round, stream, rowLen, len(got), len(want))
+			}
+		}
+	}
+}
