@@ -25,16 +25,7 @@ func BenchmarkVector(b *testing.B) {
 			}
 			o := Defaults()
 			o.Corners, o.Logo = st.corners, st.logo
-			b.Run(w.name+"/"+st.name, func(b *testing.B) {
-				var buf []byte
-				b.ReportAllocs()
-				for b.Loop() {
-					if buf, err = w.write(buf[:0], s, &o); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(len(buf)), "bytes")
-			})
+			b.Run(w.name+"/"+st.name, func(b *testing.B) { benchVector(b, w.write, s, &o) })
 		}
 	}
 }
@@ -59,16 +50,20 @@ func BenchmarkWordsVector(b *testing.B) {
 		} {
 			o := Defaults()
 			o.Caption, o.DestinationHost, o.DestinationPath = words.caption, words.host, words.path
-			b.Run(w.name+"/"+words.name, func(b *testing.B) {
-				var buf []byte
-				b.ReportAllocs()
-				for b.Loop() {
-					if buf, err = w.write(buf[:0], s, &o); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(len(buf)), "bytes")
-			})
+			b.Run(w.name+"/"+words.name, func(b *testing.B) { benchVector(b, w.write, s, &o) })
 		}
 	}
+}
+
+// benchVector times write drawing s with o; "bytes" is the file's size.
+func benchVector(b *testing.B, write func([]byte, *qr.Symbol, *Options) ([]byte, error), s *qr.Symbol, o *Options) {
+	var buf []byte
+	var err error
+	b.ReportAllocs()
+	for b.Loop() {
+		if buf, err = write(buf[:0], s, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(buf)), "bytes")
 }
