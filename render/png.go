@@ -119,7 +119,8 @@ type pngCompressor interface {
 	RepeatRows(k int)
 	// PieceRows adds the scanlines of an image that comes as pieces (see piecedRows): each of
 	// filter type Up, its bytes after the filter type zeros but for the pieces that rows.row
-	// places, for y = 0, 1, …, height−1.
+	// places, for y = 0, 1, …, height−1; the rows of rows.bands it may take from the bands,
+	// compressed once for as long as a band lives.
 	PieceRows(rows *piecedRows, height int)
 	// Finish ends the stream and returns dst with the stream appended.
 	Finish() []byte

@@ -12,7 +12,8 @@ import (
 // quarter, the palette's background, three shades and foreground (shadeEntry). The words lie
 // outside the symbol and its quiet zone (layWords), so their rows hold words and background only,
 // and they come to the compressor as pieces (png.go) like the modules': each row's change from the
-// row above, made once per layout of the words and kept in wordsRasterCache.
+// row above, made once per layout of the words and kept in wordsRasterCache. Their bands of rows
+// come as pieceBands too, which the compressor compresses once and keeps (png_deflate.go).
 
 // wordsRaster is the words of a layout drawn as palette entries, with their rows as pieces, in
 // bands of rows: one for each line, or one for both lines when the rows of one meet the other's.
@@ -271,8 +272,9 @@ func (w *wordsRaster) placeWords(y, first int, row *rowPieces) {
 		if i < 0 || i > b.rect.Dy() {
 			continue
 		}
-		for j := b.rows[i]; j < b.rows[i+1]; j++ {
-			row.place(b.anchors[j], uint16(first)+b.entries[j])
+		anchors, entries := b.pieceRow(i)
+		for j, e := range entries {
+			row.place(anchors[j], uint16(first)+e)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/bananaqr/bananaqr/internal/qrtest"
@@ -190,6 +191,46 @@ func TestPNGWordsOverlay(t *testing.T) {
 		}
 		if pieced := wpDecode(t, file); !bytes.Equal(pieced.Pix, overlaid.Pix) {
 			t.Errorf("%v: the words drawn over full rows differ from their pieces", c)
+		}
+	}
+}
+
+// TestPNGWordsBands checks the words' bands, whose rows the compressor takes compressed once
+// (pieceBand): together they hold every row the words change and the row after, and each band
+// row's pieces are those the image's row function gives that row, in the band's numbering.
+func TestPNGWordsBands(t *testing.T) {
+	for _, c := range wpCases() {
+		s, o := wpSymbol(t, c), c.options()
+		l, err := prepare(s, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := new(rasterizer)
+		r.start(s, &l, &o)
+		if r.words == nil || r.wordsFirst == 0 {
+			t.Fatalf("%v: the words do not come as pieces", c)
+		}
+		inBand := make([]bool, l.size)
+		for _, b := range r.words.pieceBands {
+			for i := range b.rows {
+				inBand[b.first+i] = true
+				anchors, pieces := b.row(i)
+				wantAnchors, wantPieces := r.pieceRow(b.first + i)
+				got := make([]uint16, len(pieces))
+				for j, e := range pieces {
+					got[j] = uint16(r.wordsFirst) + e
+				}
+				if !slices.Equal(anchors, wantAnchors) || !slices.Equal(got, wantPieces) {
+					t.Fatalf("%v: row %d: the band places %v at %v, the image %v at %v", c, b.first+i, got, anchors, wantPieces, wantAnchors)
+				}
+			}
+		}
+		for _, b := range r.words.bands {
+			for y := b.rect.Min.Y; y <= b.rect.Max.Y && y < l.size; y++ {
+				if !inBand[y] {
+					t.Fatalf("%v: row %d of the words is in no band", c, y)
+				}
+			}
 		}
 	}
 }

@@ -28,5 +28,6 @@
 //
 // Rows that the caller knows as a head and a few byte strings from a table made once, on zeros,
 // come through PatchRow instead (patch.go): such a row costs a token per string placed, and no
-// look at its bytes.
+// look at its bytes. Rows of patches that recur in many streams can be compressed once, as a
+// Segment of whole blocks that PutSegment copies into a stream at any bit (segment.go).
 package deflate
