@@ -96,12 +96,14 @@ func (z *Writer) PatchRow(anchors []int32, entries []uint16) {
 	if z.ntok+len(entries)+2+2*n/maxPatchGap > blockTokens { // room for this row's tokens
 		z.writeBlock(false)
 	}
-	z.addPatch(z.zeros, z.headEntry)
+	z.addPatch(z.fitGap(z.zeros), z.headEntry)
 	if len(entries) == 0 && z.bareRow {
 		z.repeats++
 		return
 	}
-	z.addRepeats()
+	if z.repeats > 0 {
+		z.addRepeats()
+	}
 	z.bareRow = len(entries) == 0
 	info := z.patchInfo
 	h := &info[z.headEntry]
@@ -111,7 +113,7 @@ func (z *Writer) PatchRow(anchors []int32, entries []uint16) {
 	for i, e := range entries {
 		p := &info[e]
 		start := int(h.len) + int(anchors[i]) + int(p.offset)
-		z.addPatch(start-at, e)
+		z.addPatch(z.fitGap(start-at), e)
 		at = start + int(p.len)
 		s += uint64(p.s)
 		w += uint64(p.w) + uint64(n-at)*uint64(p.s)
@@ -137,7 +139,7 @@ func (z *Writer) flushZeros() {
 		if z.ntok+1+z.zeros/maxPatchGap > blockTokens {
 			z.writeBlock(false)
 		}
-		z.addPatch(z.zeros, 0)
+		z.addPatch(z.fitGap(z.zeros), 0)
 		z.zeros = 0
 	}
 }
@@ -148,47 +150,61 @@ type patchInfo struct {
 	s, w        uint32
 }
 
-// addPatch adds the token of gap zeros followed by patch i of the table, and of the zeros before
-// them that one token cannot hold; there must be room for the tokens in the block.
+// addPatch adds the token of gap zeros, at most maxPatchGap (see fitGap), followed by patch i of
+// the table; there must be room for it in the block. It is small enough to be inlined.
 func (z *Writer) addPatch(gap int, i uint16) {
-	for gap > maxPatchGap {
-		z.useGap(maxPatchGap)
-		z.usePatch(0)
-		z.tokens[z.ntok] = patchSym | maxPatchGap<<patchGapBits
-		z.ntok++
-		gap -= maxPatchGap
-	}
-	z.useGap(gap)
-	z.usePatch(i)
+	z.gapUses[gap]++
+	z.gapSeen[gap>>6&31] |= 1 << (gap & 63)
+	z.patchUses[i]++
+	z.patchSeen[i>>6&63] |= 1 << (i & 63)
 	z.tokens[z.ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
 	z.ntok++
 }
 
-// useGap counts a use of the gap of g zeros in the block, listing it at its first.
-func (z *Writer) useGap(g int) {
-	if z.gapUses[g] == 0 {
-		z.gapsUsed = append(z.gapsUsed, uint16(g))
+// fitGap returns gap zeros, or when one token cannot hold them, the zeros left after adding the
+// tokens of the first ones (see longGap).
+func (z *Writer) fitGap(gap int) int {
+	if gap <= maxPatchGap {
+		return gap
 	}
-	z.gapUses[g]++
+	return z.longGap(gap)
 }
 
-// usePatch counts a use of entry i of the patch table in the block, listing it at its first.
-func (z *Writer) usePatch(i uint16) {
-	if z.patchUses[i] == 0 {
-		z.patchesUsed = append(z.patchesUsed, i)
+// longGap adds the tokens of the first zeros of a gap longer than a token holds, the empty patch
+// after each, and returns the zeros left, at most maxPatchGap. Only rows longer than a token's
+// gap have such gaps: kept out of line, it leaves fitGap small enough to be inlined.
+//
+//go:noinline
+func (z *Writer) longGap(gap int) int {
+	for ; gap > maxPatchGap; gap -= maxPatchGap {
+		z.addPatch(maxPatchGap, 0)
 	}
-	z.patchUses[i]++
+	return gap
 }
 
 // forgetUses clears the uses of gaps and patches in the block, for the next block.
 func (z *Writer) forgetUses() {
-	for _, g := range z.gapsUsed {
+	for g := range seen(z.gapSeen[:]) {
 		z.gapUses[g] = 0
 	}
-	for _, i := range z.patchesUsed {
+	for i := range seen(z.patchSeen[:]) {
 		z.patchUses[i] = 0
 	}
-	z.gapsUsed, z.patchesUsed = z.gapsUsed[:0], z.patchesUsed[:0]
+	clear(z.gapSeen[:])
+	clear(z.patchSeen[:])
+}
+
+// seen yields the numbers of the bits set in the bitmap words, in order.
+func seen(words []uint64) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for w, bitsSet := range words {
+			for ; bitsSet != 0; bitsSet &= bitsSet - 1 {
+				if !yield(64*w + bits.TrailingZeros64(bitsSet)) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // appendGapTokens appends the tokens of gap zeros: a literal 0 and a match at distance 1 of the
@@ -220,11 +236,11 @@ func (z *Writer) countPatches() {
 			}
 		}
 	}
-	for _, g := range z.gapsUsed {
-		z.scratch = appendGapTokens(z.scratch[:0], int(g))
+	for g := range seen(z.gapSeen[:]) {
+		z.scratch = appendGapTokens(z.scratch[:0], g)
 		count(z.scratch, z.gapUses[g])
 	}
-	for _, i := range z.patchesUsed {
+	for i := range seen(z.patchSeen[:]) {
 		count(z.patches[i].toks, z.patchUses[i])
 	}
 }
@@ -236,11 +252,11 @@ const longCode = 255
 // the block (see writeTokens), and forgets their uses for the next block.
 func (z *Writer) codePatches(lit, dist *huffCode) {
 	z.longBits = z.longBits[:0]
-	for _, g := range z.gapsUsed {
-		z.scratch = appendGapTokens(z.scratch[:0], int(g))
+	for g := range seen(z.gapSeen[:]) {
+		z.scratch = appendGapTokens(z.scratch[:0], g)
 		z.gapCode[g], z.gapLen[g] = z.codeTokens(z.scratch, lit, dist)
 	}
-	for _, i := range z.patchesUsed {
+	for i := range seen(z.patchSeen[:]) {
 		z.patchCode[i], z.patchLen[i] = z.codeTokens(z.patches[i].toks, lit, dist)
 	}
 	z.forgetUses()

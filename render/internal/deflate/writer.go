@@ -49,21 +49,21 @@ type Writer struct {
 
 	// The patch table of the stream, if any (see patch.go), and of the current block:
 	// each patch's uses, the patches used, and their bits.
-	patches     []*Patch // the table, then the head
-	headEntry   uint16
-	zeros       int  // zeros at the end of the last row, not yet added
-	bareRow     bool // whether the last row was the head and zeros only (its sums in rowS, rowW)
-	patchInfo   []patchInfo
-	patchUses   []uint32 // uses in the block (entry 0, the empty patch, counts too: no bits)
-	patchCode   []uint64 // each used patch's bits (see codeTokens), and their number
-	patchLen    []uint8
-	gapUses     [maxPatchGap + 1]uint32 // the same for the gaps of zeros before patches
-	gapCode     [maxPatchGap + 1]uint64
-	gapLen      [maxPatchGap + 1]uint8
-	gapsUsed    []uint16 // the gaps and the patches used in the block, in order of first use
-	patchesUsed []uint16
-	longBits    []uint32 // bit strings longer than 64 bits
-	scratch     []token
+	patches   []*Patch // the table, then the head
+	headEntry uint16
+	zeros     int  // zeros at the end of the last row, not yet added
+	bareRow   bool // whether the last row was the head and zeros only (its sums in rowS, rowW)
+	patchInfo []patchInfo
+	patchUses []uint32 // uses in the block (entry 0, the empty patch, counts too: no bits)
+	patchCode []uint64 // each used patch's bits (see codeTokens), and their number
+	patchLen  []uint8
+	gapUses   [maxPatchGap + 1]uint32 // the same for the gaps of zeros before patches
+	gapCode   [maxPatchGap + 1]uint64
+	gapLen    [maxPatchGap + 1]uint8
+	gapSeen   [(maxPatchGap + 1) / 64]uint64 // bitmaps of the gaps and the patches used in the block
+	patchSeen [maxPatches / 64]uint64
+	longBits  []uint32 // bit strings longer than 64 bits
+	scratch   []token
 }
 
 // NewWriter returns a Writer ready for Reset.
