@@ -166,18 +166,25 @@ func TestPNGWordsPixels(t *testing.T) {
 	}
 }
 
+// wpRasterizer returns the symbol, options and layout of case c, and a rasterizer started on them.
+func wpRasterizer(t *testing.T, c wpCase) (*qr.Symbol, Options, *layout, *rasterizer) {
+	t.Helper()
+	s, o := wpSymbol(t, c), c.options()
+	l, err := prepare(s, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := new(rasterizer)
+	r.start(s, &l, &o)
+	return s, o, &l, r
+}
+
 // TestPNGWordsOverlay checks the two ways of drawing the words: the cases of wpCases come as
 // pieces among the symbol's, at 8 bits a pixel; drawn instead over full rows (overlayRow, the way
 // of words that the pieces cannot carry), they give the same pixels.
 func TestPNGWordsOverlay(t *testing.T) {
 	for _, c := range wpCases() {
-		s, o := wpSymbol(t, c), c.options()
-		l, err := prepare(s, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := new(rasterizer)
-		r.start(s, &l, &o)
+		s, o, l, r := wpRasterizer(t, c)
 		if r.words == nil || r.depth != 8 || r.overlaid || r.wordsFirst == 0 {
 			t.Fatalf("%v: words %v, depth %d, overlaid %v: want the words as pieces at depth 8", c, r.words != nil, r.depth, r.overlaid)
 		}
@@ -200,13 +207,7 @@ func TestPNGWordsOverlay(t *testing.T) {
 // row's pieces are those the image's row function gives that row, in the band's numbering.
 func TestPNGWordsBands(t *testing.T) {
 	for _, c := range wpCases() {
-		s, o := wpSymbol(t, c), c.options()
-		l, err := prepare(s, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := new(rasterizer)
-		r.start(s, &l, &o)
+		_, _, l, r := wpRasterizer(t, c)
 		if r.words == nil || r.wordsFirst == 0 {
 			t.Fatalf("%v: the words do not come as pieces", c)
 		}
