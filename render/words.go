@@ -68,15 +68,15 @@ func DestinationDrawable(s string) bool { return len(glyph.Regular.Missing(s)) =
 // module is 0 when none of minModulePixels or more does; need is then the image's side, in
 // modules, that the words need at that module.
 func wordsFit(total int, o *Options) (module int, w words, need float64) {
-	var caption, host, path glyph.Run
+	var caption, destination glyph.Run
 	if o.Caption != "" {
 		caption = glyph.Bold.Shape(o.Caption)
 	}
 	if o.DestinationHost != "" {
-		host, path = glyph.Regular.Shape(o.DestinationHost), glyph.Regular.Shape(o.DestinationPath)
+		destination = joinRuns(glyph.Regular.Shape(o.DestinationHost), glyph.Regular.Shape(o.DestinationPath))
 	}
 	fits := func(module int) (words, float64, bool) {
-		w, need := layWords(total, module, o, caption, host, path)
+		w, need := layWords(total, module, o, caption, destination)
 		return w, need, need*float64(module) <= float64(o.Size)
 	}
 	w, need, ok := fits(minModulePixels)
@@ -102,7 +102,7 @@ func wordsFit(total int, o *Options) (module int, w words, need float64) {
 // layWords lays out the words of o around a symbol of total modules a side at module pixels a
 // module, on an image of o.Size pixels, and returns the image's side that the symbol and the
 // words need, in modules. The lines' bands are whole pixels.
-func layWords(total, module int, o *Options, caption, host, path glyph.Run) (w words, need float64) {
+func layWords(total, module int, o *Options, caption, destination glyph.Run) (w words, need float64) {
 	k := float64(module)
 	room := float64(o.Size)/k - 2*wordsSide // the lines' width, in modules
 	bands := 0.0                            // pixels
@@ -114,7 +114,7 @@ func layWords(total, module int, o *Options, caption, host, path glyph.Run) (w w
 		bands += lineBand(&w.caption)
 	}
 	if o.DestinationHost != "" {
-		run := joinRuns(glyph.Regular, host, path)
+		run := destination
 		em := min(destinationEm, max(minDestinationEm, emToFit(glyph.Regular, run, room)))
 		if width(glyph.Regular, run, em) > room {
 			run = shortenDestination(o.DestinationHost, o.DestinationPath, em, room)
@@ -182,9 +182,9 @@ func placeLine(w *wordsLine, top float64, size int) {
 	w.x = (float64(size) - float64(w.run.Advance)*w.scale) / 2
 }
 
-// joinRuns returns the run of a followed by b, as one line of face (b's glyphs moved by a's
+// joinRuns returns the run of a followed by b, as one line of one face (b's glyphs moved by a's
 // advance; no kerning across the join, where a host meets its path's slash).
-func joinRuns(face *glyph.Face, a, b glyph.Run) glyph.Run {
+func joinRuns(a, b glyph.Run) glyph.Run {
 	out := glyph.Run{Glyphs: make([]glyph.Placed, 0, len(a.Glyphs)+len(b.Glyphs)), Advance: a.Advance + b.Advance}
 	out.Glyphs = append(out.Glyphs, a.Glyphs...)
 	for _, g := range b.Glyphs {
