@@ -153,10 +153,14 @@ type patchInfo struct {
 // addPatch adds the token of gap zeros, at most maxPatchGap (see fitGap), followed by patch i of
 // the table; there must be room for it in the block. It is small enough to be inlined.
 func (z *Writer) addPatch(gap int, i uint16) {
+	if z.gapUses[gap] == 0 { // marked at its first use
+		z.gapSeen[gap>>6&31] |= 1 << (gap & 63)
+	}
 	z.gapUses[gap]++
-	z.gapSeen[gap>>6&31] |= 1 << (gap & 63)
+	if z.patchUses[i] == 0 {
+		z.patchSeen[i>>6&63] |= 1 << (i & 63)
+	}
 	z.patchUses[i]++
-	z.patchSeen[i>>6&63] |= 1 << (i & 63)
 	z.tokens[z.ntok] = patchSym | token(i)<<9 | token(gap)<<patchGapBits
 	z.ntok++
 }
