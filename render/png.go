@@ -35,7 +35,7 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 			r.rows.bands = r.words.pieceBands
 		}
 	}
-	if o.Logo == SwissCross { // square corners, so depth 1 (checkCross), but with words
+	if o.Logo == SwissCross { // square corners and no words, so depth 1 (checkCross)
 		r.cross = newPixelCross(&l)
 		img.row = r.crossRow
 	}

@@ -54,7 +54,6 @@ type rasterizer struct {
 	wordsFirst int          // the entry of the words' first piece, across the sets; 0 when they come by overlayRow
 	overlaid   bool         // whether the rows come from overlayRow
 	pix        []uint8      // overlayRow's scratch: the symbol's row, a byte a pixel
-	bits       []byte       // overlayRow's scratch: the Swiss cross's row, a bit a pixel
 }
 
 var rasterizers = sync.Pool{New: func() any { return new(rasterizer) }}
@@ -100,13 +99,14 @@ func (r *rasterizer) start(s *qr.Symbol, l *layout, o *Options) {
 }
 
 // joinWords has the words' rows come as pieces among the symbol's, or, when they cannot (see
-// fitsPieces) and for the Swiss cross, drawn over the symbol's rows by overlayRow.
+// fitsPieces), drawn over the symbol's rows by overlayRow. (A Swiss QR Code has no words:
+// Options.validate refuses them.)
 func (r *rasterizer) joinWords(o *Options) {
 	entries := 0
 	for _, s := range r.sets {
 		entries += len(s.list)
 	}
-	if o.Logo == SwissCross || !r.words.fitsPieces(&r.l, entries) {
+	if !r.words.fitsPieces(&r.l, entries) {
 		r.overlaid = true
 		return
 	}

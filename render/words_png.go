@@ -297,41 +297,25 @@ func (w *wordsRaster) overlay(y int, dst []byte) {
 }
 
 // overlayRow is the pngImage row function of 8-bit images with words that the symbol's pieces
-// cannot carry (see fitsPieces), and of the Swiss cross with words: the symbol's row, drawn in
-// full (its pieces replayed on the row above, or the cross's 1-bit row spread to a byte a pixel),
-// with the words drawn over it.
+// cannot carry (see fitsPieces): the symbol's row, drawn in full (its pieces replayed on the row
+// above), with the words drawn over it.
 func (r *rasterizer) overlayRow(y int, dst []byte) (same bool) {
-	if r.cross.bottom > 0 {
-		n := (r.l.size + 7) / 8
-		if cap(r.bits) < n {
-			r.bits = make([]byte, n)
-		}
-		bits := r.bits[:n]
-		if y == 0 {
-			clear(bits)
-		}
-		r.crossRow(y, bits)
-		for x := range dst {
-			dst[x] = bits[x/8] >> (7 - x%8) & 1 // paletteForeground for a set bit
-		}
-	} else {
-		if cap(r.pix) < len(dst) {
-			r.pix = make([]uint8, len(dst))
-		}
-		pix := r.pix[:len(dst)]
-		if y == 0 {
-			clear(pix)
-		}
-		anchors, pieces := r.pieceRow(y)
-		for i, e := range pieces {
-			p := r.pieceOf(e)
-			at := int(anchors[i]) + p.offset
-			for j, d := range p.diff {
-				pix[at+j] += d
-			}
-		}
-		copy(dst, pix)
+	if cap(r.pix) < len(dst) {
+		r.pix = make([]uint8, len(dst))
 	}
+	pix := r.pix[:len(dst)]
+	if y == 0 {
+		clear(pix)
+	}
+	anchors, pieces := r.pieceRow(y)
+	for i, e := range pieces {
+		p := r.pieceOf(e)
+		at := int(anchors[i]) + p.offset
+		for j, d := range p.diff {
+			pix[at+j] += d
+		}
+	}
+	copy(dst, pix)
 	r.words.overlay(y, dst)
 	return false
 }
