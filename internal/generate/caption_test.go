@@ -25,6 +25,10 @@ func TestWordsRules(t *testing.T) {
 			r.Payload = payload.Request{Data: "https://anna:secret@example.com/"}
 			r.ShowDestination = true
 		}, "show_destination"},
+		{"messaging link", func(r *api.Request) { // a url, private: it holds a phone number
+			r.Payload = payload.Request{Data: "https://wa.me/15551234567"}
+			r.ShowDestination = true
+		}, "show_destination"},
 		{"wifi", func(r *api.Request) {
 			r.Payload = payload.Request{Type: payload.WiFi, SSID: "Cafe", Password: "hunter22"}
 			r.ShowDestination = true
