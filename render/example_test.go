@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	head, _, _ := bytes.Cut(svg, []byte("<rect"))
+	head, _, _ := bytes.Cut(svg, []byte("<path"))
 	fmt.Printf("%s\n", head)
 
 	img, err := render.PNG(s, o)

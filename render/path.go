@@ -12,9 +12,9 @@ import (
 // decided here once.
 
 // A pathSink receives the path of the dark modules in module units, y growing downwards, the
-// symbol's top left module at (0, 0): the coordinates of the SVG's viewBox. The path is filled
-// with the non-zero winding rule: outlines run clockwise around dark and counter-clockwise
-// around light, and rectangles never overlap.
+// symbol's top left module at (0, 0): the coordinates of the SVG's viewBox. Rectangles never
+// overlap and outlines run clockwise around dark and counter-clockwise around light, so that
+// either fill rule paints them alike; edges (edges.go) need the even-odd rule.
 type pathSink interface {
 	// rect adds a rectangle of whole modules: w×h from (x, y).
 	rect(x, y, w, h int)
@@ -36,19 +36,31 @@ type pathScratch struct {
 	g grid
 	t tracer
 	r rectangler
+	e edgeTracer
 }
 
 var pathScratches = sync.Pool{New: func() any { return new(pathScratch) }}
 
-// drawModules sends the dark modules of s, less those under pad, to p: as rectangles (a row's
-// runs of dark modules, each merged with the identical runs below it) for square corners, as
-// outlines with rounded convex corners for rounded ones.
-func (w *pathScratch) drawModules(s *qr.Symbol, pad padding, corners Corners, p pathSink) {
+// How drawModules draws square modules: as rectangles, whose operators print formats have, or
+// as edges, fewer and shorter in SVG's relative path data, to be filled with the even-odd rule.
+const (
+	squareRects = false
+	squareEdges = true
+)
+
+// drawModules sends the dark modules of s, less those under pad, to p: for square corners as
+// rectangles (a row's runs of dark modules, each merged with the identical runs below it) or,
+// with edges, as the vertical edges between dark and light joined into loops (edges.go); for
+// rounded corners as outlines with rounded convex corners.
+func (w *pathScratch) drawModules(s *qr.Symbol, pad padding, corners Corners, p pathSink, edges bool) {
 	rounded := corners == Rounded
 	w.g.fill(s, pad, rounded) // only the outline tracer reads cells
-	if rounded {
+	switch {
+	case rounded:
 		w.t.trace(&w.g, func(c []corner) { traceRounded(c, p) })
-	} else {
+	case edges:
+		w.e.trace(&w.g, p)
+	default:
 		w.r.rects(&w.g, p)
 	}
 }

@@ -185,10 +185,11 @@ func TestPrintColours(t *testing.T) {
 	}
 }
 
-// TestPrintGeometry replays the SVG's path and the PDF's and compares them: the same
-// rectangles, and the same outlines, corner for corner, each quarter circle a cubic Bézier
-// segment between the arc's ends with its control points on the tangents. The page's
-// transformation puts module (0, 0) where the SVG's viewBox does.
+// TestPrintGeometry replays the SVG's path and the PDF's and compares them. Rounded outlines
+// are the same in both, corner for corner, each quarter circle a cubic Bézier segment between
+// the arc's ends with its control points on the tangents; square modules are edges filled
+// even-odd in the SVG and rectangles in the PDF, so both are held to paint exactly the dark
+// modules. The page's transformation puts module (0, 0) where the SVG's viewBox does.
 func TestPrintGeometry(t *testing.T) {
 	for _, text := range renderTexts {
 		for _, st := range printStyles {
@@ -197,12 +198,27 @@ func TestPrintGeometry(t *testing.T) {
 			o.Corners, o.Logo = st.corners, st.logo
 			svg, _ := SVG(s, o)
 			pdf, _ := PDF(s, o)
-			start := bytes.Index(svg, []byte(`" d="M`)) + 5
+			start := bytes.Index(svg, []byte(`" d="M0 0`)) + 5
+			if st.corners == Rounded {
+				start = bytes.LastIndex(svg[:bytes.Index(svg, []byte(`a.25.25`))], []byte(`" d="`)) + 5
+			}
 			svgPoints := replaySVG(t, string(svg[start:start+bytes.IndexByte(svg[start:], '"')]))
 			content := string(pdf[bytes.Index(pdf, []byte(" cm\n"))+4 : bytes.Index(pdf, []byte("endstream"))])
 			content = content[strings.Index(content, " rg\n")+4:]
 			pdfPoints := replayPDF(t, content)
-			if len(svgPoints) == 0 || fmt.Sprint(svgPoints) != fmt.Sprint(pdfPoints) {
+			if st.corners == Square {
+				pad := padding{}
+				if st.logo == Banana {
+					pad = logoPad(s.Size())
+				}
+				want := paintedModules(s, pad)
+				if got := evenOddModules(svgPoints, s.Size()); got != want {
+					t.Errorf("%d bytes %s: the SVG paints\n%s\nnot\n%s", len(text), st.name, got, want)
+				}
+				if got := rectModules(t, pdfPoints, s.Size()); got != want {
+					t.Errorf("%d bytes %s: the PDF paints\n%s\nnot\n%s", len(text), st.name, got, want)
+				}
+			} else if len(svgPoints) == 0 || fmt.Sprint(svgPoints) != fmt.Sprint(withoutCloses(pdfPoints)) {
 				t.Errorf("%d bytes %s: the SVG's path\n%.300v\nthe PDF's\n%.300v", len(text), st.name, svgPoints, pdfPoints)
 			}
 			l, _ := newLayout(s.Size(), &o)
@@ -227,7 +243,8 @@ type pathPoint struct {
 
 func (p pathPoint) String() string { return fmt.Sprintf("%c%.3f,%.3f", p.op, p.x, p.y) }
 
-// replaySVG turns the module path of AppendSVG into pathPoints.
+// replaySVG turns the module path of AppendSVG into pathPoints: its moves (the first absolute,
+// the others relative), lines and arcs, an arc's letter left out when it repeats.
 func replaySVG(t *testing.T, d string) []pathPoint {
 	t.Helper()
 	var out []pathPoint
@@ -243,20 +260,19 @@ func replaySVG(t *testing.T, d string) []pathPoint {
 		v, _ := strconv.ParseFloat(m, 64)
 		return v
 	}
+	var op byte
 	for d != "" {
-		op := d[0]
-		d = d[1:]
+		if c := d[0]; c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			op, d = c, d[1:]
+		} else if op != 'a' {
+			t.Fatalf("SVG path: %.20q after %c", d, op)
+		}
 		switch op {
 		case 'M':
 			x, y = next(), next()
-			if strings.HasPrefix(d, "h") && strings.Count(d[:strings.IndexByte(d, 'z')], "h") == 2 && !strings.ContainsAny(d[:strings.IndexByte(d, 'z')], "a") {
-				w := next2(t, &d, 'h', next)
-				h := next2(t, &d, 'v', next)
-				next2(t, &d, 'h', next)
-				d = strings.TrimPrefix(d, "z")
-				out = append(out, pathPoint{'r', x, y}, pathPoint{'r', w, h})
-				continue
-			}
+			out = append(out, pathPoint{'m', x, y})
+		case 'm':
+			x, y = x+next(), y+next()
 			out = append(out, pathPoint{'m', x, y})
 		case 'h':
 			x += next()
@@ -265,13 +281,14 @@ func replaySVG(t *testing.T, d string) []pathPoint {
 			y += next()
 			out = append(out, pathPoint{'l', x, y})
 		case 'a':
-			for range 5 {
-				next()
+			if rx, ry := next(), next(); rx != cornerRadius || ry != cornerRadius {
+				t.Fatalf("arc of radius %v, %v", rx, ry)
+			}
+			if r, large, sweep := next(), next(), next(); r != 0 || large != 0 || sweep != 1 {
+				t.Fatalf("arc flags %v %v %v", r, large, sweep)
 			}
 			x, y = x+next(), y+next()
 			out = append(out, pathPoint{'q', x, y})
-		case 'z':
-			out = append(out, pathPoint{'z', 0, 0})
 		default:
 			t.Fatalf("SVG path command %c", op)
 		}
@@ -279,14 +296,101 @@ func replaySVG(t *testing.T, d string) []pathPoint {
 	return out
 }
 
-// next2 reads the command op and its number from d.
-func next2(t *testing.T, d *string, op byte, next func() float64) float64 {
-	t.Helper()
-	if (*d)[0] != op {
-		t.Fatalf("want %c at %.20q", op, *d)
+// withoutCloses returns points without their closes (z), which the SVG leaves to the fill.
+func withoutCloses(points []pathPoint) []pathPoint {
+	var out []pathPoint
+	for _, p := range points {
+		if p.op != 'z' {
+			out = append(out, p)
+		}
 	}
-	*d = (*d)[1:]
-	return next()
+	return out
+}
+
+// paintedModules draws the dark modules of s less those under pad, a line a row, # for dark.
+func paintedModules(s *qr.Symbol, pad padding) string {
+	n := s.Size()
+	var b strings.Builder
+	for y := range n {
+		for x := range n {
+			under := uint(x-pad.first) < uint(pad.side) && uint(y-pad.first) < uint(pad.side)
+			b.WriteByte(".#"[b2i(s.Dark(x, y) && !under)])
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// evenOddModules draws what a path of whole-module lines paints with the even-odd rule, as
+// paintedModules does: a module is painted when a ray from its centre to the right crosses the
+// path's vertical lines an odd number of times, each subpath closed by a straight line to its
+// start.
+func evenOddModules(points []pathPoint, n int) string {
+	crossings := make([]int, n*(n+1)) // [y][x]: vertical lines across module row y at boundary x
+	addLine := func(a, b pathPoint) {
+		if a.x != b.x {
+			return
+		}
+		lo, hi := min(a.y, b.y), max(a.y, b.y)
+		for y := int(lo); y < int(hi); y++ {
+			crossings[y*(n+1)+int(a.x)]++
+		}
+	}
+	var start, last pathPoint
+	for i, p := range points {
+		if p.op == 'm' {
+			if i > 0 {
+				addLine(last, start)
+			}
+			start = p
+		} else {
+			addLine(last, p)
+		}
+		last = p
+	}
+	addLine(last, start)
+	var b strings.Builder
+	for y := range n {
+		for x := range n {
+			odd := 0
+			for bx := x + 1; bx <= n; bx++ {
+				odd ^= crossings[y*(n+1)+bx] & 1
+			}
+			b.WriteByte(".#"[odd])
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// rectModules draws what a path of rectangles paints, as paintedModules does, and fails on
+// overlapping rectangles.
+func rectModules(t *testing.T, points []pathPoint, n int) string {
+	t.Helper()
+	cells := make([]byte, n*n)
+	for i := range cells {
+		cells[i] = '.'
+	}
+	for i := 0; i+1 < len(points); i += 2 {
+		at, size := points[i], points[i+1]
+		if at.op != 'r' {
+			t.Fatalf("PDF path: %v, not a rectangle", at)
+		}
+		for y := int(at.y); y < int(at.y+size.y); y++ {
+			for x := int(at.x); x < int(at.x+size.x); x++ {
+				if cells[y*n+x] == '#' {
+					t.Fatalf("rectangles overlap at module (%d, %d)", x, y)
+				}
+				cells[y*n+x] = '#'
+			}
+		}
+	}
+	var b strings.Builder
+	for y := range n {
+		b.Write(cells[y*n : (y+1)*n])
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // replayPDF turns the module path of the PDF's content into pathPoints, up to its f; each c's

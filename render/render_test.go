@@ -178,11 +178,9 @@ func TestSVG(t *testing.T) {
 			Role    string   `xml:"role,attr"`
 			Shape   string   `xml:"shape-rendering,attr"`
 			Title   string   `xml:"title"`
-			Rect    struct {
+			Paths   []struct {
 				Fill string `xml:"fill,attr"`
-			} `xml:"rect"`
-			Paths []struct {
-				Fill string `xml:"fill,attr"`
+				Rule string `xml:"fill-rule,attr"`
 				D    string `xml:"d,attr"`
 			} `xml:"path"`
 		}
@@ -190,8 +188,10 @@ func TestSVG(t *testing.T) {
 			t.Fatalf("%s: %v", data, err)
 		}
 		wantShape := map[Corners]string{Square: "crispEdges", Rounded: ""}[corners]
-		if doc.Width != "1024" || doc.Role != "img" || doc.Title != o.Title || doc.Rect.Fill != "#FFFFFF" ||
-			len(doc.Paths) != 1 || doc.Paths[0].Fill != "#7B260F" || doc.Shape != wantShape {
+		wantRule := map[Corners]string{Square: "evenodd", Rounded: ""}[corners]
+		if doc.Width != "1024" || doc.Role != "img" || doc.Title != o.Title || len(doc.Paths) != 2 ||
+			doc.Paths[0].Fill != "#FFF" || doc.Paths[0].D != "M-4.8333-4.8333h42.6667v42.6667H-4.8333" ||
+			doc.Paths[1].Fill != "#7B260F" || doc.Paths[1].Rule != wantRule || doc.Shape != wantShape {
 			t.Errorf("corners %d: %+v", corners, doc)
 		}
 		// 1024 pixels at 24 a module: the view is 1024/24 modules wide and starts at the
@@ -209,7 +209,7 @@ func TestSVG(t *testing.T) {
 	if bytes.Contains(data, []byte("<title")) {
 		t.Error("title without Options.Title")
 	}
-	if len(data) >= 4000 {
+	if len(data) > 1700 {
 		t.Errorf("URL SVG of %d bytes", len(data))
 	}
 }
@@ -252,48 +252,46 @@ func TestOptionErrors(t *testing.T) {
 	}
 }
 
-// TestSVGRectangles paints the square path's rectangles onto a grid and compares it with the
-// symbol: every dark module covered exactly once, nothing else, the logo's pad left light.
-func TestSVGRectangles(t *testing.T) {
+// TestSVGEdges paints the square path onto a grid with the even-odd rule and compares it with
+// the symbol: every dark module and nothing else, the logo's pad left light. The path is the
+// fewest lines that do it: each vertical edge between dark and light once, as long as it runs,
+// and between two of them one horizontal line, but the one the fill's close draws.
+func TestSVGEdges(t *testing.T) {
 	for _, text := range renderTexts {
 		for _, logo := range []Logo{NoLogo, Banana} {
-			level := qr.M
-			s, _ := encodeFor(text, qr.Options{Level: level, NoBoost: true}, logo)
+			s, _ := encodeFor(text, qr.Options{Level: qr.M, NoBoost: true}, logo)
 			o := Defaults()
 			o.Logo = logo
 			data, err := SVG(s, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := bytes.Index(data, []byte(`" d="M`)) + 5
+			start := bytes.Index(data, []byte(`" d="M0 0`)) + 5
 			path := string(data[start : start+bytes.IndexByte(data[start:], '"')])
 			n := s.Size()
-			cover := make([]int, n*n)
-			for _, rect := range strings.Split(strings.TrimSuffix(path, "z"), "z") {
-				var x, y, w, h, w2 int
-				if _, err := fmt.Sscanf(rect, "M%d %dh%dv%dh-%d", &x, &y, &w, &h, &w2); err != nil || w != w2 || w <= 0 || h <= 0 {
-					t.Fatalf("rectangle %q: %v", rect, err)
-				}
-				for j := y; j < y+h; j++ {
-					for i := x; i < x+w; i++ {
-						cover[j*n+i]++
-					}
-				}
-			}
 			pad := padding{}
-			if o.Logo == Banana {
+			if logo == Banana {
 				pad = logoPad(n)
 			}
+			if got, want := evenOddModules(replaySVG(t, path), n), paintedModules(s, pad); got != want {
+				t.Fatalf("%d bytes, logo %d: the path paints\n%s\nnot\n%s", len(text), logo, got, want)
+			}
+			// The vertical edges, counted from the modules: a boundary between two modules of
+			// a row that differ, not continuing one of the row above.
+			dark := func(x, y int) bool {
+				return x >= 0 && x < n && y >= 0 && y < n && s.Dark(x, y) && !pad.covers(x, y)
+			}
+			edges := 0
 			for y := range n {
-				for x := range n {
-					want := 0
-					if s.Dark(x, y) && !pad.covers(x, y) {
-						want = 1
-					}
-					if cover[y*n+x] != want {
-						t.Fatalf("%d bytes, %s: module (%d, %d) covered %d times, want %d", len(text), level, x, y, cover[y*n+x], want)
+				for x := 0; x <= n; x++ {
+					if dark(x-1, y) != dark(x, y) && (y == 0 || dark(x-1, y-1) == dark(x, y-1)) {
+						edges++
 					}
 				}
+			}
+			moves, verticals, horizontals := strings.Count(path, "m")+1, strings.Count(path, "v"), strings.Count(path, "h")
+			if verticals != edges || horizontals != verticals-moves || strings.ContainsAny(path, "zZ") {
+				t.Errorf("%d bytes, logo %d: %d loops, %d vertical and %d horizontal lines for %d edges", len(text), logo, moves, verticals, horizontals, edges)
 			}
 		}
 	}

@@ -16,9 +16,9 @@ func SVG(s *qr.Symbol, o Options) ([]byte, error) { return AppendSVG(nil, s, &o)
 // AppendSVG appends s drawn as an SVG document to dst, as o says. The document is valid XML,
 // deterministic, and as large as o.Size in pixels. Its viewBox counts in modules, the symbol's
 // top left module at (0, 0): the background is one rectangle and the dark modules are one
-// path, filled without strokes. Square modules come as rectangles (a row's runs of dark
-// modules, each merged with the identical runs below it) and shape-rendering="crispEdges";
-// rounded ones are traced along their outlines.
+// path, filled without strokes. Square modules come as the vertical edges between dark and
+// light joined into loops, filled with the even-odd rule (edges.go), with
+// shape-rendering="crispEdges"; rounded ones are traced along their outlines.
 func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	l, err := prepare(s, o)
 	if err != nil {
@@ -65,17 +65,24 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 		dst = appendEscaped(dst, o.Desc)
 		dst = append(dst, "</desc>"...)
 	}
-	dst = append(dst, `<rect x="`...)
-	dst = append(append(dst, from...), `" y="`...)
-	dst = append(append(dst, fromY...), `" width="`...)
-	dst = append(append(dst, side...), `" height="`...)
-	dst = append(append(dst, side...), `" fill="`...)
+	// The background: the whole view, as a path (shorter than a rect's four attributes).
+	dst = append(dst, `<path fill="`...)
 	dst = appendColor(dst, o.Background)
-	dst = append(dst, `"/><path fill="`...)
+	dst = append(append(dst, `" d="M`...), from...)
+	if fromY[0] != '-' {
+		dst = append(dst, ' ')
+	}
+	dst = append(append(dst, fromY...), 'h')
+	dst = append(append(dst, side...), 'v')
+	dst = append(append(dst, side...), 'H')
+	dst = append(append(dst, from...), `"/><path fill="`...)
 	dst = appendColor(dst, o.Foreground)
+	if o.Corners == Square {
+		dst = append(dst, `" fill-rule="evenodd`...) // the edges' loops (edges.go)
+	}
 	dst = append(dst, `" d="`...)
-	w.path.b = dst
-	w.drawModules(s, l.pad, o.Corners, &w.path)
+	w.path.begin(dst)
+	w.drawModules(s, l.pad, o.Corners, &w.path, squareEdges)
 	dst = w.path.b
 	w.path.b = nil // the pool keeps no caller's memory
 	dst = append(dst, `"/>`...)
@@ -132,44 +139,101 @@ type svgWriter struct {
 
 var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
 
-// svgPath spells the dark modules' path as SVG path data (pathSink): rectangles as
-// "M x y h w v h h -w z", outlines with relative lines (h, v) and arcs (a), numbers in quarter
-// modules as short as they go.
-type svgPath struct{ b []byte }
+// svgPath spells the dark modules' path as SVG path data (pathSink; SVG 2, 9.3): as short as
+// the grammar allows, since a code's SVG is mostly this path. Commands are relative (m, h, v,
+// a), but the first: an absolute one is at times a character shorter, but its numbers repeat
+// less, and the path compressed (gzip) grows by more than that. Numbers are in quarter modules as short as
+// they go (".5", "-.25"), with no separator before a minus sign, nor before a point after a
+// number that has one (".25.25"); an arc after an arc repeats without its letter (9.3.2). No
+// subpath is closed with z: a filled subpath is closed anyway (9.3.1), and every outline ends
+// where it starts, so the current point is where z would leave it; edges are left open on a
+// line the close draws (edges.go).
+type svgPath struct {
+	b      []byte
+	x, y   int  // the current point, in quarter modules
+	drawn  bool // whether the path has begun
+	arc    bool // whether the last command was an arc
+	number bool // whether the path ends with a number
+	point  bool // whether that number has a decimal point
+}
+
+// begin readies p to append to b, at the start of a path.
+func (p *svgPath) begin(b []byte) { *p = svgPath{b: b} }
 
 func (p *svgPath) rect(x, y, w, h int) {
-	b := appendUint(append(p.b, 'M'), x)
-	b = appendUint(append(b, ' '), y)
-	b = appendUint(append(b, 'h'), w)
-	b = appendUint(append(b, 'v'), h)
-	b = appendUint(append(b, 'h', '-'), w)
-	p.b = append(b, 'z')
+	p.moveTo(4*x, 4*y)
+	p.lineBy(4*w, 0)
+	p.lineBy(0, 4*h)
+	p.lineBy(-4*w, 0)
 }
 
 func (p *svgPath) moveTo(x, y int) {
-	p.b = appendQuarters(append(appendQuarters(append(p.b, 'M'), x), ' '), y)
+	if p.drawn {
+		p.command('m')
+		p.num(x - p.x)
+		p.num(y - p.y)
+	} else {
+		p.command('M')
+		p.num(x)
+		p.num(y)
+		p.drawn = true
+	}
+	p.x, p.y = x, y
 }
 
 func (p *svgPath) lineBy(dx, dy int) {
 	if dx != 0 {
-		p.b = appendQuarters(append(p.b, 'h'), dx)
+		p.command('h')
+		p.num(dx)
 	} else {
-		p.b = appendQuarters(append(p.b, 'v'), dy)
+		p.command('v')
+		p.num(dy)
 	}
+	p.x, p.y = p.x+dx, p.y+dy
 }
 
 func (p *svgPath) arcBy(in, out [2]int) {
-	b := append(p.b, "a.25 .25 0 0 1"...)
-	for _, d := range [2]int{quarterRadius * (in[0] + out[0]), quarterRadius * (in[1] + out[1])} {
-		if d >= 0 {
-			b = append(b, ' ')
-		}
-		b = appendQuarters(b, d)
+	if p.arc { // the command repeats (SVG 2, 9.3.2)
+		p.num(quarterRadius)
+	} else {
+		p.command('a')
+		p.num(quarterRadius)
 	}
-	p.b = b
+	p.num(quarterRadius)
+	// The rotation and the flags (large arc 0, sweep 1: clockwise, y down), each apart from the
+	// next number: a flag followed by ".25" could be read as the number "1.25" by a parser older
+	// than SVG 2's grammar, which reads flags as single characters.
+	p.b = append(p.b, " 0 0 1"...)
+	p.number, p.point = true, false
+	dx, dy := quarterRadius*(in[0]+out[0]), quarterRadius*(in[1]+out[1])
+	if dx >= 0 {
+		p.b = append(p.b, ' ')
+		p.number = false
+	}
+	p.num(dx)
+	p.num(dy)
+	p.x, p.y = p.x+dx, p.y+dy
+	p.arc = true
 }
 
-func (p *svgPath) closePath() { p.b = append(p.b, 'z') }
+func (p *svgPath) closePath() {}
+
+// command appends a command's letter.
+func (p *svgPath) command(c byte) {
+	p.b = append(p.b, c)
+	p.number, p.arc = false, false
+}
+
+// num appends the number of q quarter modules, after a separator when the grammar needs one.
+func (p *svgPath) num(q int) {
+	dot := q%4 != 0
+	startsWithDot := dot && q > -4 && q < 4
+	if p.number && q >= 0 && !(startsWithDot && p.point) {
+		p.b = append(p.b, ' ')
+	}
+	p.b = appendQuarters(p.b, q)
+	p.number, p.point = true, dot
+}
 
 // appendQuarters appends q/4 with no zero before the point: 6 → "1.5", -1 → "-.25".
 func appendQuarters(dst []byte, q int) []byte {
@@ -207,9 +271,12 @@ func appendNumber(dst []byte, v float64) []byte {
 	return dst
 }
 
-// appendColor appends c as #RRGGBB.
+// appendColor appends c as #RRGGBB, or as #RGB when that says the same (CSS Color 4, 5.2).
 func appendColor(dst []byte, c color.RGBA) []byte {
 	const hex = "0123456789ABCDEF"
+	if c.R>>4 == c.R&15 && c.G>>4 == c.G&15 && c.B>>4 == c.B&15 {
+		return append(dst, '#', hex[c.R&15], hex[c.G&15], hex[c.B&15])
+	}
 	return append(dst, '#', hex[c.R>>4], hex[c.R&15], hex[c.G>>4], hex[c.G&15], hex[c.B>>4], hex[c.B&15])
 }
 
