@@ -155,7 +155,7 @@ func TestPageBananaIsTheServiceMark(t *testing.T) {
 	symbol := page[start : start+end]
 	// The mark is the code's last two paths (the yellow body, then the ink), after its modules.
 	code := ts.get(t, "/api/qr-code?url=example.com&logo=banana")
-	paths := regexp.MustCompile(`<path fill="#[0-9A-F]{6}" d="[^"]+"/>`).FindAllString(string(code.body), -1)
+	paths := regexp.MustCompile(`<path fill="#[0-9A-F]{3,6}"[^>]* d="[^"]+"/>`).FindAllString(string(code.body), -1)
 	if code.status != http.StatusOK || len(paths) < 3 {
 		t.Fatalf("GET /api/qr-code?url=example.com&logo=banana: %d, %d paths", code.status, len(paths))
 	}
