@@ -165,10 +165,11 @@ func svgParsePaths(t *testing.T, s string) []svgPath {
 	return out
 }
 
-// svgParsePathData parses path data after SVG 2 §9.3.9: absolute and relative moveto, lineto,
-// curveto, smooth curveto and closepath, implicit repetition (a moveto's further pairs being
-// linetos, §9.3.3), and numbers taken as long as the grammar allows ("1.5.5" is 1.5 then .5).
-// Numbers must be exact thousandths (at most three decimals, no exponent), which SVG writes.
+// svgParsePathData parses path data after SVG 2 §9.3.9: absolute and relative moveto, lineto
+// (also horizontal and vertical), curveto, smooth curveto, quadratic curveto and closepath,
+// implicit repetition (a moveto's further pairs being linetos, §9.3.3), and numbers taken as
+// long as the grammar allows ("1.5.5" is 1.5 then .5). Numbers must be exact thousandths (at
+// most three decimals, no exponent), which SVG writes; quadratics come back as cubics.
 func svgParsePathData(d string) (svgPath, error) {
 	var p svgPath
 	i := 0
@@ -219,7 +220,7 @@ func svgParsePathData(d string) (svgPath, error) {
 		}
 		return w*1000 + f, nil
 	}
-	arity := map[byte]int{'M': 2, 'L': 2, 'C': 6, 'S': 4, 'Z': 0}
+	arity := map[byte]int{'M': 2, 'L': 2, 'H': 1, 'V': 1, 'C': 6, 'S': 4, 'Q': 4, 'Z': 0}
 	var cur, ctrl vec
 	var letter byte
 	sep := wsp()
@@ -280,6 +281,18 @@ func svgParsePathData(d string) (svgPath, error) {
 		case 'l':
 			cur = at(0)
 			last().segs = append(last().segs, svgSeg{line: true, to: cur})
+		case 'h', 'v':
+			v := cmd.args[0]
+			if cmd.letter == 'h' {
+				cur.x = v + cur.x
+			} else if cmd.letter == 'v' {
+				cur.y = v + cur.y
+			} else if cmd.letter == 'H' {
+				cur.x = v
+			} else {
+				cur.y = v
+			}
+			last().segs = append(last().segs, svgSeg{line: true, to: cur})
 		case 'c':
 			c1, c2, to := at(0), at(1), at(2)
 			last().segs = append(last().segs, svgSeg{c1: c1, c2: c2, to: to})
@@ -292,6 +305,16 @@ func svgParsePathData(d string) (svgPath, error) {
 			c2, to := at(0), at(1)
 			last().segs = append(last().segs, svgSeg{c1: c1, c2: c2, to: to})
 			cur, ctrl = to, c2
+		case 'q':
+			// §9.3.7; as a cubic (the mark's curves are cubics): c1 = (cur + 2·q)/3 and
+			// c2 = (to + 2·q)/3, which must be whole thousandths too.
+			q, to := at(0), at(1)
+			a, b := vec{cur.x + 2*q.x, cur.y + 2*q.y}, vec{to.x + 2*q.x, to.y + 2*q.y}
+			if a.x%3 != 0 || a.y%3 != 0 || b.x%3 != 0 || b.y%3 != 0 {
+				return p, fmt.Errorf("quadratic %v %v %v: its cubic is not in thousandths", cur, q, to)
+			}
+			last().segs = append(last().segs, svgSeg{c1: vec{a.x / 3, a.y / 3}, c2: vec{b.x / 3, b.y / 3}, to: to})
+			cur = to
 		case 'z':
 			last().closed = true
 			cur = last().start
@@ -299,6 +322,22 @@ func svgParsePathData(d string) (svgPath, error) {
 		letter = cmd.letter
 	}
 	return p, nil
+}
+
+// svgStraight reports whether the cubic s from `from` lies on the segment between its ends:
+// its control points on the line through them (a zero cross product) and within their box.
+func svgStraight(from vec, s svgSeg) bool {
+	if s.line {
+		return true
+	}
+	to := s.to
+	for _, c := range []vec{s.c1, s.c2} {
+		if (to.x-from.x)*(c.y-from.y) != (to.y-from.y)*(c.x-from.x) ||
+			c.x < min(from.x, to.x) || c.x > max(from.x, to.x) || c.y < min(from.y, to.y) || c.y > max(from.y, to.y) {
+			return false
+		}
+	}
+	return from != to
 }
 
 // svgThousandths returns the number s (as svgOldNum writes) in thousandths, parsed independently.
@@ -313,9 +352,10 @@ func svgThousandths(t *testing.T, s string) int64 {
 
 // TestSVGPathsSamePoints reads the compact path data back and checks that it draws exactly the
 // contours of the old absolute writer: the same fills, the same starts, control points and end
-// points, to the thousandth, for every logo pad and a few awkward placements. Where the compact
-// form leaves out a closepath, the contour must end at its start, so that the fill, which closes
-// it anyway, paints the same.
+// points, to the thousandth, for every logo pad and a few awkward placements. A lineto may stand
+// for a curve only if the curve is straight (svgStraight). Where the compact form leaves out a
+// closepath, the contour must end at its start, so that the fill, which closes it anyway,
+// paints the same.
 func TestSVGPathsSamePoints(t *testing.T) {
 	for _, c := range svgPlacements() {
 		s, old := SVG(c[0], c[1], c[2]), svgOldSVG(c[0], c[1], c[2])
@@ -340,10 +380,12 @@ func TestSVGPathsSamePoints(t *testing.T) {
 					t.Fatalf("%v: path %d contour %d starts at %v with %d segments, want %v and %d",
 						c, i, k, gc.start, len(gc.segs), wc.start, len(wc.segs))
 				}
+				from := wc.start
 				for j, ws := range wc.segs {
-					if gc.segs[j] != ws {
-						t.Fatalf("%v: path %d contour %d segment %d: %+v, want %+v", c, i, k, j, gc.segs[j], ws)
+					if gs := gc.segs[j]; gs != ws && !(gs.line && gs.to == ws.to && svgStraight(from, ws)) {
+						t.Fatalf("%v: path %d contour %d segment %d: %+v, want %+v", c, i, k, j, gs, ws)
 					}
+					from = ws.to
 				}
 				if !gc.closed && gc.end() != gc.start {
 					t.Errorf("%v: path %d contour %d is left open at %v, away from its start %v",
@@ -356,8 +398,9 @@ func TestSVGPathsSamePoints(t *testing.T) {
 
 // TestSVGPathsCompact checks that the path data takes the short forms: numbers without leading
 // or trailing zeros and separators only where two numbers would run together, no repeated
-// command letter, "s" wherever the first control point is the reflection of the previous one,
-// no closepath on the mark's contours (they all end where they start), and the first command of
+// command letter nor a lineto's right after a moveto, "s" wherever the first control point is
+// the reflection of the previous one, linetos for straight curves, "q" for quadratic ones, no
+// closepath on the mark's contours (they all end where they start), and the first command of
 // each path an absolute moveto.
 func TestSVGPathsCompact(t *testing.T) {
 	num := regexp.MustCompile(`^-?([1-9][0-9]*(\.[0-9]{0,2}[1-9])?|\.[0-9]{0,2}[1-9]|0)$`)
@@ -393,8 +436,8 @@ func TestSVGPathsCompact(t *testing.T) {
 					t.Errorf("%s: a closepath, but the mark's contours end at their starts", where)
 				case cmd.explicit && cmd.letter == prev && cmd.letter|0x20 != 'm':
 					t.Errorf("%s: command %d repeats the letter %c", where, k, cmd.letter)
-				case cmd.letter|0x20 == 'l':
-					t.Errorf("%s: command %d is a lineto", where, k)
+				case cmd.explicit && (cmd.letter == 'l' && prev == 'm' || cmd.letter == 'L' && prev == 'M'):
+					t.Errorf("%s: command %d, a lineto after a moveto, has its letter %c", where, k, cmd.letter)
 				}
 				abs := func(j int) vec {
 					v := vec{cmd.args[2*j], cmd.args[2*j+1]}
@@ -406,13 +449,35 @@ func TestSVGPathsCompact(t *testing.T) {
 				switch cmd.letter | 0x20 {
 				case 'm':
 					cur = abs(0)
-				case 'c':
-					if c1 := abs(0); (prev|0x20 == 'c' || prev|0x20 == 's') &&
-						c1 == (vec{2*cur.x - ctrl.x, 2*cur.y - ctrl.y}) {
-						t.Errorf("%s: command %d is a curveto that could be a smooth one", where, k)
+				case 'l':
+					if to := abs(0); to.x == cur.x || to.y == cur.y {
+						t.Errorf("%s: command %d is a lineto that could be horizontal or vertical", where, k)
 					}
-					ctrl, cur = abs(1), abs(2)
-				case 's':
+					cur = abs(0)
+				case 'q':
+					ctrl, cur = vec{}, abs(1)
+				case 'h':
+					cur.x = cmd.args[0] + cur.x*int64(cmd.letter>>5&1) // h relative, H absolute
+				case 'v':
+					cur.y = cmd.args[0] + cur.y*int64(cmd.letter>>5&1)
+				case 'c', 's':
+					c1 := cur
+					if prev|0x20 == 'c' || prev|0x20 == 's' {
+						c1 = vec{2*cur.x - ctrl.x, 2*cur.y - ctrl.y}
+					}
+					if cmd.letter|0x20 == 'c' {
+						if c1 == abs(0) && (prev|0x20 == 'c' || prev|0x20 == 's') {
+							t.Errorf("%s: command %d is a curveto that could be a smooth one", where, k)
+						}
+						c1, cmd.args = abs(0), cmd.args[2:]
+						a, b := vec{3*c1.x - cur.x, 3*c1.y - cur.y}, vec{3*abs(0).x - abs(1).x, 3*abs(0).y - abs(1).y}
+						if a == b && a.x%2 == 0 && a.y%2 == 0 {
+							t.Errorf("%s: command %d is a curveto that could be a quadratic one", where, k)
+						}
+					}
+					if seg := (svgSeg{c1: c1, c2: abs(0), to: abs(1)}); svgStraight(cur, seg) {
+						t.Errorf("%s: command %d is a straight curve, a lineto", where, k)
+					}
 					ctrl, cur = abs(0), abs(1)
 				}
 			}
@@ -432,17 +497,22 @@ func TestSVGPathsWriter(t *testing.T) {
 	p.CurveTo(13, 19.75, 13.5, 20.5, 14, 20)      // s: (13, 19.75) reflects (11, 20.25) about (12, 20)
 	p.CurveTo(14.5, 20, 15, -1, 16, 20.001)       // c, as (14.5, 20) does not reflect (13.5, 20.5)
 	p.ClosePath()                                 // z: (16, 20) is not the start
-	p.MoveTo(10, 25)                              // from the start (10, 20)
-	p.CurveTo(11, 26, 12, 27, 13, 28)             // c
-	p.CurveTo(14, 28, 15, 29, 16, 30)             // c again, its letter implied
+	p.MoveTo(10, 25)                              // m, from the start (10, 20)
+	p.CurveTo(11, 26, 12, 27, 13, 28)             // straight: a lineto, its letter implied by the m
+	p.CurveTo(14, 28, 15, 29, 16, 30)             // c
+	p.CurveTo(17, 31, 18, 31, 19, 31)             // s
+	p.CurveTo(20, 31, 21, 31, 22, 31)             // h
+	p.CurveTo(22, 32, 22, 33.5, 22, 33)           // c: (22, 33.5) lies beyond the end
+	p.CurveTo(22, 34, 22, 34.5, 22, 35)           // v
+	p.CurveTo(22, 36, 22, 36, 22, 37)             // v again, implied
 	p.ClosePath()                                 // z
 	p.MoveTo(0.125, 0.5)                          // M: shorter than m-9.875-24.5
-	p.CurveTo(1, 1, 2, 2, 3, 3)                   // C: shorter than c.875.5 1.875 1.5 2.875 2.5
+	p.CurveTo(1, 1, 2, 2.5, 3, 3)                 // C: shorter than c.875.5 1.875 2 2.875 2.5
 	p.CurveTo(2, 2, 1, 1, 0.12500001, 0.49999999) // C again, implied; back at the start
 	p.ClosePath()                                 // nothing
 	p.Fill()
 	p.Layer(color.RGBA{0x3B, 0x2A, 0x14, 255})
-	p.MoveTo(0.126, 0.5)                            // M, the first of its path, though "m.001 0" is as long
+	p.MoveTo(0.126, 0.5)                            // M, first of its path (though m.001 0 is as long)
 	p.ClosePath()                                   // nothing
 	p.MoveTo(1.126, 1.5)                            // m
 	p.ClosePath()                                   // nothing
@@ -454,15 +524,35 @@ func TestSVGPathsWriter(t *testing.T) {
 	p.Fill()
 	p.Layer(color.RGBA{0, 0, 0, 255})
 	p.MoveTo(0, 0)
-	p.CurveTo(1, 1, 2, 2, 3, 3) // c: as long as C1 1 2 2 3 3
-	p.CurveTo(3, 3, 0, 0, 0, 0) // c again, implied: as long as C3 3 0 0 0 0
+	p.CurveTo(1, 2, 2, 2, 3, 3) // c: as long as C1 2 2 2 3 3
+	p.CurveTo(3, 3, 0, 1, 0, 0) // c again, implied: as long as C3 3 0 1 0 0
 	p.ClosePath()               // nothing
 	p.MoveTo(1, 1)
-	p.CurveTo(2, 2, 3, 3, 1, 1) // c, not s: (2, 2) reflects (0, 0), but a moveto came between
+	p.CurveTo(2, 1, 3, 3, 1, 1) // c, not s: (2, 1) reflects (0, 1), but a moveto came between
 	p.Fill()
-	want := `<path fill="#FFF" d="M10 20c.5 0 1 .25 2 0s1.5.5 2 0c.5 0 1-21 2 .001zm0 5c1 1 2 2 3 3 1 0 2 1 3 2z` +
-		`M.125.5C1 1 2 2 3 3 2 2 1 1 .125.5"/><path fill="#3B2A14" d="M.126.5m1 1m1 1m3 3c0 .25.374.25.374 0z"/>` +
-		`<path fill="#000" d="M0 0c1 1 2 2 3 3 0 0-3-3-3-3m1 1c1 1 2 2 0 0"/>`
+	p.Layer(color.RGBA{0xFF, 0xD2, 0x3F, 255})
+	p.MoveTo(0, 0)
+	p.CurveTo(-1, -0.5, -2, -1, -4, -2) // straight: L, implied by the M, shorter than l-4-2
+	p.CurveTo(-4, -1, -3, 0, 0, 0)      // c, not s after a lineto
+	p.ClosePath()
+	p.MoveTo(10, 0)
+	p.CurveTo(9, 0, 12, 0, 14, 0) // c, not h: (9, 0) lies before the start
+	p.ClosePath()                 // z
+	p.Fill()
+	p.Layer(color.RGBA{0x11, 0x22, 0x33, 255})
+	p.MoveTo(1, 1)
+	p.CurveTo(1.25, 1.75, 1.375, 2.125, 1.5, 2.5) // straight: l, whose letter an M does not imply
+	p.CurveTo(1.5, 2, 1, 1.5, 1, 1)
+	p.CurveTo(3, 1, 4, 2, 4, 4)                         // q, through (4, 1)
+	p.CurveTo(4, 6, 1, 2, 1, 1)                         // c, not s after a q, though (4, 6) reflects (4, 2)
+	p.CurveTo(1.001, 1, 1.002, 1.001, 1.003, 1.003)     // c: a quadratic through (1.0015, 1)
+	p.CurveTo(1.003, 1.004, 1.004, 1.005, 1.006, 1.006) // c: a quadratic through (1.003, 1.0045)
+	p.ClosePath()
+	p.Fill()
+	want := `<path fill="#FFF" d="M10 20c.5 0 1 .25 2 0s1.5.5 2 0c.5 0 1-21 2 .001zm0 5 3 3c1 0 2 1 3 2s2 1 3 1h3c0 1 0 2.5 0 2v2 2z` +
+		`M.125.5C1 1 2 2.5 3 3 2 2 1 1 .125.5"/><path fill="#3B2A14" d="M.126.5m1 1m1 1m3 3c0 .25.374.25.374 0z"/>` +
+		`<path fill="#000" d="M0 0c1 2 2 2 3 3 0 0-3-2-3-3m1 1c1 0 2 2 0 0"/><path fill="#FFD23F" d="M0 0-4-2c0 1 1 2 4 2m10 0c-1 0 2 0 4 0z"/>` +
+		`<path fill="#123" d="M1 1l.5 1.5C1.5 2 1 1.5 1 1q3 0 3 3c0 2-3-2-3-3 .001 0 .002.001.003.003 0 .001.001.002.003.003z"/>`
 	if got := p.b.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -554,8 +644,9 @@ func svgRsvg(t *testing.T, doc string, px int) image.Image {
 // placements at a few sizes, and wants the very same pixels.
 func TestSVGPathsRsvg(t *testing.T) {
 	qrtest.NeedTools(t, "rsvg-convert")
-	for _, c := range [][3]float64{svgLogoPlacement(21), svgLogoPlacement(57), svgLogoPlacement(177),
-		{0, 0, 100}, {-3.3, -0.0004, 7}} {
+	// Versions 1 and 37 have a straight stem edge, written as a lineto.
+	for _, c := range [][3]float64{svgLogoPlacement(21), svgLogoPlacement(57), svgLogoPlacement(165),
+		svgLogoPlacement(177), {0, 0, 100}, {-3.3, -0.0004, 7}} {
 		for _, px := range []int{16, 64, 256, 1000} {
 			a := svgRsvg(t, svgDocument(SVG(c[0], c[1], c[2]), c[0], c[1], c[2], px), px)
 			b := svgRsvg(t, svgDocument(svgOldSVG(c[0], c[1], c[2]), c[0], c[1], c[2], px), px)
@@ -598,8 +689,10 @@ func svgDataBytes(t *testing.T, s string) int {
 }
 
 // TestSVGPathsSize checks what the compact form saves over the old one for every logo pad (at
-// least 30 %: about 42 % for the smaller pads, 35 % for the larger ones) and, when svgo is on PATH, that it is within 5 % of
-// what `svgo -p 5` makes of the old form (issue 33; it comes out the same size).
+// least 30 %: about 42 % on the smaller pads, 35 % on the larger ones) and, when svgo is on
+// PATH, that it is within 5 % of what `svgo -p 5` makes of the old form (issue 33). It comes
+// out the same size, give or take the byte that svgo gains on a few pads by turning curves
+// into arcs, which changes the drawing.
 func TestSVGPathsSize(t *testing.T) {
 	for _, c := range svgPlacements()[:40] {
 		n, old := len(SVG(c[0], c[1], c[2])), len(svgOldSVG(c[0], c[1], c[2]))
@@ -612,7 +705,8 @@ func TestSVGPathsSize(t *testing.T) {
 		t.Skip("svgo is not on PATH (npm's svgo): no comparison with it")
 	}
 	dir := t.TempDir()
-	for _, c := range [][3]float64{svgLogoPlacement(21), svgLogoPlacement(57), svgLogoPlacement(177), {0, 0, 100}} {
+	for _, c := range [][3]float64{svgLogoPlacement(21), svgLogoPlacement(57), svgLogoPlacement(165),
+		svgLogoPlacement(177), {0, 0, 100}} {
 		in, out := filepath.Join(dir, "in.svg"), filepath.Join(dir, "out.svg")
 		doc := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="%g %g %g %g">%s</svg>`,
 			c[0], c[1], c[2], c[2], svgOldSVG(c[0], c[1], c[2]))
