@@ -15,7 +15,7 @@ func appendLogoSVG(dst []byte, l *layout) []byte {
 }
 
 // logoSVGs keeps the mark's SVG elements by logo pad, which alone places them: at most one pad
-// per version (logoPad), some 5 KB each.
+// per version (logoPad), some 3 KB each.
 var logoSVGs = boundedCache[padding, string]{max: 1 << 20}
 
 // newLogoSVG returns the mark's SVG elements inside pad, and their size in bytes.
