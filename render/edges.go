@@ -21,127 +21,109 @@ import "math/bits"
 type edgeTracer struct {
 	n     int
 	words int      // words a row of boundaries: n+1 bits
-	ends  []uint64 // (n+1) rows: bit x of row h set where an edge at boundary x ends at height h
-	open  []uint64 // ends not yet drawn, the same layout
+	open  []uint64 // (n+1) rows: bit x of row h set where an edge at boundary x ends at height h, not yet drawn
 	cross []uint64 // n rows: bit x of row y set where boundary x separates dark and light in module row y
+	// pair holds, for the end at boundary x, height h, at h·(n+1)+x, the boundary of the end
+	// paired with it (a symbol has at most 177 modules a side: it fits a byte).
+	pair []uint8
 }
 
-// trace sends the loops of g's dark modules to p, top to bottom, each from its top left end:
-// moveTo, then lines, all in quarter modules (pathSink's units) and whole modules.
-func (e *edgeTracer) trace(g *grid, p pathSink) {
+// trace appends the loops of g's dark modules to p, top to bottom, each from its top left end,
+// the first with an absolute move, the others relative to where the last ended.
+func (e *edgeTracer) trace(g *grid, p *svgPath) {
 	e.reset(g)
-	for h := 0; h <= e.n; h++ {
-		for row := e.row(e.open, h); ; {
-			x, ok := firstBit(row)
+	x, h := 0, 0 // the current point
+	first := true
+	for top := 0; top <= e.n; top++ {
+		for row := e.open[top*e.words : (top+1)*e.words]; ; {
+			x0, ok := firstBit(row)
 			if !ok {
 				break
 			}
-			e.loop(x, h, p)
+			if first {
+				p.moveTo(4*x0, 4*top)
+				first = false
+			} else {
+				p.moveBy(x0-x, top-h)
+			}
+			x, h = e.loop(x0, top, p)
 		}
 	}
 }
 
 // reset sizes e for g and finds its edges: boundary x (0 to n) of module row y is crossed where
 // module x−1 and module x differ, and an edge ends at height h where module rows h−1 and h
-// disagree about a boundary.
+// disagree about a boundary. It pairs the ends at each height, left to right.
 func (e *edgeTracer) reset(g *grid) {
 	n := g.n
-	e.n, e.words = n, (n+1+63)/64
-	e.cross = grow(e.cross, n*e.words)
-	e.ends = grow(e.ends, (n+1)*e.words)
-	e.open = grow(e.open, (n+1)*e.words)
+	w := n + 1 // boundaries a row, and heights
+	e.n, e.words = n, (w+63)/64
+	e.cross = grow(e.cross, (n+1)*e.words) // a last row of none, for the ends at height n
+	e.open = grow(e.open, w*e.words)
+	if cap(e.pair) < w*w {
+		e.pair = make([]uint8, w*w)
+	}
+	e.pair = e.pair[:w*w]
 	for y := range n {
-		row, cross := g.rowBits(y), e.row(e.cross, y)
-		var carry uint64 // module 64w−1, the last of the word before
-		for w := range cross {
+		row, cross := g.rowBits(y), e.cross[y*e.words:(y+1)*e.words]
+		var carry uint64 // module 64i−1, the last of the word before
+		for i := range cross {
 			var v uint64
-			if w < len(row) {
-				v = row[w]
+			if i < len(row) {
+				v = row[i]
 			}
-			cross[w] = v ^ (v<<1 | carry)
+			cross[i] = v ^ (v<<1 | carry)
 			carry = v >> 63
 		}
 	}
 	for h := 0; h <= n; h++ {
-		ends := e.row(e.ends, h)
-		for w := range ends {
-			var above, below uint64
+		first, odd := 0, false
+		for i := range e.words {
+			var above uint64
 			if h > 0 {
-				above = e.cross[(h-1)*e.words+w]
+				above = e.cross[(h-1)*e.words+i]
 			}
-			if h < n {
-				below = e.cross[h*e.words+w]
+			ends := above ^ e.cross[h*e.words+i]
+			e.open[h*e.words+i] = ends
+			for ; ends != 0; ends &= ends - 1 {
+				x := 64*i + bits.TrailingZeros64(ends)
+				if odd {
+					e.pair[h*w+x], e.pair[h*w+first] = uint8(first), uint8(x)
+				}
+				first, odd = x, !odd
 			}
-			ends[w] = above ^ below
 		}
 	}
-	copy(e.open, e.ends)
 }
 
-// loop sends p the loop that starts at the end of an edge at boundary x, height h, the first
-// end not yet drawn from the top left, so the top of its edge: down the edge, along to the end
-// paired with its bottom, along that edge, and so on until the pairing leads back to the start.
-func (e *edgeTracer) loop(x, h int, p pathSink) {
+// loop appends to p the lines of the loop that starts at the end of an edge at boundary x,
+// height h, the first end not yet drawn from the top left, so the top of its edge: down the
+// edge, along to the end paired with its bottom, along that edge, and so on until the pairing
+// leads back to the start. It returns where the last line ends.
+func (e *edgeTracer) loop(x, h int, p *svgPath) (int, int) {
+	w := e.n + 1
 	x0, h0 := x, h
-	p.moveTo(4*x, 4*h)
 	for {
 		e.clear(x, h)
-		// Along the edge: down from its top or up from its bottom, to its other end.
-		var to int
-		if h < e.n && e.bit(e.cross, x, h) {
-			for to = h + 1; !e.bit(e.ends, x, to); to++ {
-			}
-		} else {
-			for to = h - 1; !e.bit(e.ends, x, to); to-- {
-			}
+		// Along the edge, down from its top or up from its bottom, to its other end: the next
+		// end not yet drawn at boundary x.
+		to, step := h, 1
+		if e.cross[h*e.words+x/64]>>(x%64)&1 == 0 {
+			step = -1
 		}
-		p.lineBy(0, 4*(to-h))
+		for to += step; e.open[to*e.words+x/64]>>(x%64)&1 == 0; to += step {
+		}
+		p.line('v', to-h)
 		h = to
 		e.clear(x, h)
-		// Across to the end paired with this one at height h.
-		px := e.partner(x, h)
+		px := int(e.pair[h*w+x]) // across to the end paired with this one
 		if px == x0 && h == h0 {
-			return // the fill closes the loop
+			return x, h // the fill closes the loop
 		}
-		p.lineBy(4*(px-x), 0)
+		p.line('h', px-x)
 		x = px
 	}
 }
-
-// partner returns the boundary of the end paired with the end at (x, h): the ends at height h,
-// left to right, pair first with second, third with fourth.
-func (e *edgeTracer) partner(x, h int) int {
-	row := e.row(e.ends, h)
-	w, b := x/64, uint(x%64)
-	before := bits.OnesCount64(row[w] & (1<<b - 1))
-	for _, v := range row[:w] {
-		before += bits.OnesCount64(v)
-	}
-	if before%2 == 0 { // the next end to the right
-		if v := row[w] >> b >> 1; b < 63 && v != 0 {
-			return x + 1 + bits.TrailingZeros64(v)
-		}
-		for i := w + 1; ; i++ {
-			if row[i] != 0 {
-				return 64*i + bits.TrailingZeros64(row[i])
-			}
-		}
-	}
-	if v := row[w] & (1<<b - 1); v != 0 { // the next end to the left
-		return 64*w + 63 - bits.LeadingZeros64(v)
-	}
-	for i := w - 1; ; i-- {
-		if row[i] != 0 {
-			return 64*i + 63 - bits.LeadingZeros64(row[i])
-		}
-	}
-}
-
-// row returns row r of a bit table laid out as e's.
-func (e *edgeTracer) row(t []uint64, r int) []uint64 { return t[r*e.words : (r+1)*e.words] }
-
-// bit reports bit x of row r of table t.
-func (e *edgeTracer) bit(t []uint64, x, r int) bool { return t[r*e.words+x/64]>>(x%64)&1 != 0 }
 
 // clear marks the end at (x, h) drawn.
 func (e *edgeTracer) clear(x, h int) { e.open[h*e.words+x/64] &^= 1 << (x % 64) }

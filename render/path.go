@@ -36,31 +36,21 @@ type pathScratch struct {
 	g grid
 	t tracer
 	r rectangler
-	e edgeTracer
 }
 
 var pathScratches = sync.Pool{New: func() any { return new(pathScratch) }}
 
-// How drawModules draws square modules: as rectangles, whose operators print formats have, or
-// as edges, fewer and shorter in SVG's relative path data, to be filled with the even-odd rule.
-const (
-	squareRects = false
-	squareEdges = true
-)
-
-// drawModules sends the dark modules of s, less those under pad, to p: for square corners as
-// rectangles (a row's runs of dark modules, each merged with the identical runs below it) or,
-// with edges, as the vertical edges between dark and light joined into loops (edges.go); for
-// rounded corners as outlines with rounded convex corners.
-func (w *pathScratch) drawModules(s *qr.Symbol, pad padding, corners Corners, p pathSink, edges bool) {
+// drawModules sends the dark modules of s, less those under pad, to p: as rectangles (a row's
+// runs of dark modules, each merged with the identical runs below it) for square corners, as
+// outlines with rounded convex corners for rounded ones. (The SVG draws square modules as their
+// edges instead, edges.go: fewer and shorter in its relative path data than rectangles, which
+// the print formats have an operator for.)
+func (w *pathScratch) drawModules(s *qr.Symbol, pad padding, corners Corners, p pathSink) {
 	rounded := corners == Rounded
 	w.g.fill(s, pad, rounded) // only the outline tracer reads cells
-	switch {
-	case rounded:
+	if rounded {
 		w.t.trace(&w.g, func(c []corner) { traceRounded(c, p) })
-	case edges:
-		w.e.trace(&w.g, p)
-	default:
+	} else {
 		w.r.rects(&w.g, p)
 	}
 }

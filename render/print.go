@@ -73,7 +73,7 @@ func appendPrintContent(dst []byte, s *qr.Symbol, o *Options, l *layout, f print
 	w := printWriters.Get().(*printWriter)
 	defer printWriters.Put(w)
 	w.path.b = dst
-	w.drawModules(s, l.pad, o.Corners, &w.path, squareRects)
+	w.drawModules(s, l.pad, o.Corners, &w.path)
 	dst = append(w.path.b, "f\n"...)
 	w.path.b = nil // the pool keeps no caller's memory
 

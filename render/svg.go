@@ -82,7 +82,12 @@ func AppendSVG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	}
 	dst = append(dst, `" d="`...)
 	w.path.begin(dst)
-	w.drawModules(s, l.pad, o.Corners, &w.path, squareEdges)
+	if o.Corners == Square {
+		w.g.fill(s, l.pad, false)
+		w.edges.trace(&w.g, &w.path)
+	} else {
+		w.drawModules(s, l.pad, o.Corners, &w.path)
+	}
 	dst = w.path.b
 	w.path.b = nil // the pool keeps no caller's memory
 	dst = append(dst, `"/>`...)
@@ -134,7 +139,8 @@ func appendLabelledBy(dst, id []byte, o *Options) []byte {
 // svgWriter is the scratch memory of AppendSVG.
 type svgWriter struct {
 	pathScratch
-	path svgPath
+	edges edgeTracer
+	path  svgPath
 }
 
 var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
@@ -193,30 +199,48 @@ func (p *svgPath) lineBy(dx, dy int) {
 }
 
 func (p *svgPath) arcBy(in, out [2]int) {
-	if p.arc { // the command repeats (SVG 2, 9.3.2)
-		p.num(quarterRadius)
-	} else {
-		p.command('a')
-		p.num(quarterRadius)
-	}
-	p.num(quarterRadius)
-	// The rotation and the flags (large arc 0, sweep 1: clockwise, y down), each apart from the
-	// next number: a flag followed by ".25" could be read as the number "1.25" by a parser older
-	// than SVG 2's grammar, which reads flags as single characters.
-	p.b = append(p.b, " 0 0 1"...)
-	p.number, p.point = true, false
+	// The quarter circle ends a quarter module away on each axis: ±.25 ±.25. Its radii, rotation
+	// and flags (large arc 0, sweep 1: clockwise, y down) are the same for every corner; the
+	// sweep flag stays apart from the next number, since a parser older than SVG 2's grammar,
+	// which reads flags as single characters, could read "1.25" as one number.
 	dx, dy := quarterRadius*(in[0]+out[0]), quarterRadius*(in[1]+out[1])
-	if dx >= 0 {
-		p.b = append(p.b, ' ')
-		p.number = false
+	end := arcEnds[b2i(dx < 0)<<1|b2i(dy < 0)]
+	if p.arc { // the command repeats (SVG 2, 9.3.2)
+		p.b = append(p.b, end[1:]...)
+	} else {
+		p.b = append(p.b, end...)
 	}
-	p.num(dx)
-	p.num(dy)
 	p.x, p.y = p.x+dx, p.y+dy
-	p.arc = true
+	p.number, p.point, p.arc = true, true, true
+}
+
+// arcEnds are the arcs of rounded corners, by the signs of their ends' x and y (1 for
+// negative, x the high bit), each with its command letter first.
+var arcEnds = [4]string{
+	"a.25.25 0 0 1 .25.25", "a.25.25 0 0 1 .25-.25", "a.25.25 0 0 1-.25.25", "a.25.25 0 0 1-.25-.25",
 }
 
 func (p *svgPath) closePath() {}
+
+// moveBy starts a subpath dx, dy whole modules from the current point (edges.go).
+func (p *svgPath) moveBy(dx, dy int) {
+	b := appendInt(append(p.b, 'm'), dx)
+	if dy >= 0 {
+		b = append(b, ' ')
+	}
+	p.b = appendInt(b, dy)
+}
+
+// line adds a line of d whole modules, c being 'h' or 'v' (edges.go).
+func (p *svgPath) line(c byte, d int) { p.b = appendInt(append(p.b, c), d) }
+
+// appendInt appends v in decimal.
+func appendInt(dst []byte, v int) []byte {
+	if v < 0 {
+		return appendUint(append(dst, '-'), -v)
+	}
+	return appendUint(dst, v)
+}
 
 // command appends a command's letter.
 func (p *svgPath) command(c byte) {
@@ -226,14 +250,27 @@ func (p *svgPath) command(c byte) {
 
 // num appends the number of q quarter modules, after a separator when the grammar needs one.
 func (p *svgPath) num(q int) {
-	dot := q%4 != 0
-	startsWithDot := dot && q > -4 && q < 4
-	if p.number && q >= 0 && !(startsWithDot && p.point) {
+	if q&3 == 0 { // a whole number of modules, as every square module's
+		if q >= 0 {
+			if p.number {
+				p.b = append(p.b, ' ')
+			}
+			p.b = appendUint(p.b, q>>2)
+		} else {
+			p.b = appendUint(append(p.b, '-'), -q>>2)
+		}
+		p.number, p.point = true, false
+		return
+	}
+	if p.number && q >= 0 && !(p.point && q < 4) {
 		p.b = append(p.b, ' ')
 	}
 	p.b = appendQuarters(p.b, q)
-	p.number, p.point = true, dot
+	p.number, p.point = true, true
 }
+
+// quarterDecimals are the decimals of a number of quarters, by its remainder.
+var quarterDecimals = [4]string{"", ".25", ".5", ".75"}
 
 // appendQuarters appends q/4 with no zero before the point: 6 → "1.5", -1 → "-.25".
 func appendQuarters(dst []byte, q int) []byte {
@@ -241,15 +278,10 @@ func appendQuarters(dst []byte, q int) []byte {
 		dst = append(dst, '-')
 		q = -q
 	}
-	switch whole := q / 4; {
-	case whole >= 10 && whole < 100:
-		dst = append(dst, byte('0'+whole/10), byte('0'+whole%10))
-	case whole > 0 && whole < 10 || q == 0:
-		dst = append(dst, byte('0'+whole))
-	case whole >= 100:
-		dst = strconv.AppendInt(dst, int64(whole), 10)
+	if whole := q >> 2; whole > 0 || q == 0 {
+		dst = appendUint(dst, whole)
 	}
-	return append(dst, [4]string{"", ".25", ".5", ".75"}[q%4]...)
+	return append(dst, quarterDecimals[q&3]...)
 }
 
 // appendNumber appends v with at most four decimals and no zero before the point.
