@@ -28,7 +28,7 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 		rasterizers.Put(r)
 	}()
 	r.start(s, &l, o)
-	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, row: r.row}
+	img := pngImage{width: l.size, height: l.size, depth: r.depth, palette: r.palette, run: r.squareRun}
 	if r.depth == 8 {
 		img.row, img.pieced = nil, &r.rows
 		if r.wordsFirst > 0 { // the words' rows, among the symbol's pieces (words_png.go)
@@ -37,7 +37,7 @@ func AppendPNG(dst []byte, s *qr.Symbol, o *Options) ([]byte, error) {
 	}
 	if o.Logo == SwissCross { // square corners and no words, so depth 1 (checkCross)
 		r.cross = newPixelCross(&l)
-		img.row = r.crossRow
+		img.row, img.run = r.crossRow, nil
 	}
 	if r.overlaid { // words the pieces cannot carry (words_png.go)
 		img.row, img.pieced = r.overlayRow, nil
@@ -55,6 +55,11 @@ type pngImage struct {
 	// row y is identical to row y-1 (never for y == 0). It is called for y = 0, 1, …, height-1 in
 	// order, always with the same dst buffer, so dst still holds row y-1 when it is called for y.
 	row func(y int, dst []byte) (same bool)
+	// run, when set, takes the place of row for images that know their runs of identical rows:
+	// it fills dst with the packed pixels of row y and returns how many rows from y on are the
+	// same (at least 1). It is called for the first row of each run, in order, so that a run
+	// costs one row drawn, whatever its length.
+	run func(y int, dst []byte) (rows int)
 	// pieced, when set, takes the place of row for images that know each row as pieces on the
 	// one above (see piecedRows).
 	pieced *piecedRows
@@ -162,7 +167,7 @@ func (img *pngImage) check() {
 		panic(fmt.Sprintf("render: PNG bit depth %d", img.depth))
 	case len(img.palette) < 1 || len(img.palette) > 1<<img.depth:
 		panic(fmt.Sprintf("render: PNG palette of %d colours at depth %d", len(img.palette), img.depth))
-	case img.row == nil && img.pieced == nil:
+	case img.row == nil && img.run == nil && img.pieced == nil:
 		panic("render: PNG without rows")
 	}
 }
@@ -228,9 +233,12 @@ func (e *pngEncoder) writePLTE() {
 func (e *pngEncoder) writeIDAT() {
 	start := e.beginChunk("IDAT")
 	sc := pngScratches.Get().(*pngScratch)
-	if e.img.pieced != nil {
+	switch {
+	case e.img.pieced != nil:
 		e.writePiecedScanlines(sc)
-	} else {
+	case e.img.run != nil:
+		e.writeRuns(sc)
+	default:
 		e.writeScanlines(sc)
 	}
 	pngScratches.Put(sc)
@@ -270,6 +278,38 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	}
 	if repeats > 0 {
 		z.RepeatRows(repeats)
+	}
+	e.dst = z.Finish()
+}
+
+// writeRuns compresses the scanlines of an image that knows its runs of identical rows, as
+// writeScanlines would, without asking for the rows of a run after its first: the first is
+// filtered (filterRow), the next is the same filtered Up when the first was (zeros), and the
+// others repeat the one before.
+func (e *pngEncoder) writeRuns(sc *pngScratch) {
+	img := e.img
+	n := (img.width*img.depth + 7) / 8
+	if cap(sc.raw) < n {
+		sc.raw, sc.prev = make([]byte, n), make([]byte, n)
+	}
+	raw, prev := sc.raw[:n], sc.prev[:n]
+	z := sc.compressor()
+	z.Reset(e.dst, 1+n)
+	for y := 0; y < img.height; {
+		rows := min(img.run(y, raw), img.height-y)
+		filter := filterRow(z.NextRow(), raw, prev, y == 0)
+		z.CommitRow(1 + n)
+		if rows > 1 && filter == filterUp {
+			zeros := z.NextRow()
+			zeros[0] = filterUp
+			clear(zeros[1:])
+			z.CommitRow(1 + n)
+		}
+		if repeats := rows - 1 - b2i(filter == filterUp); repeats > 0 {
+			z.RepeatRows(repeats)
+		}
+		copy(prev, raw)
+		y += rows
 	}
 	e.dst = z.Finish()
 }

@@ -824,3 +824,82 @@ func TestPNGConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestPNGRuns holds the square images' runs of rows (rasterizer.squareRun, writeRuns) to the
+// rows they stand for: the same file as when every row is drawn and compared with the one above
+// (rasterizer.row, writeScanlines), for sizes, margins and versions whose module size and
+// leftover pixels differ, and the pixels those rows give.
+func TestPNGRuns(t *testing.T) {
+	for _, text := range []string{"a", renderTexts[0], renderTexts[1]} {
+		s, _ := qr.Encode(text, qr.Options{})
+		for _, size := range []int{128, 201, 333, 1024, 1500, 2048, 0, 1} {
+			for _, margin := range []int{0, 1, 4, 16} {
+				o := Defaults()
+				o.Size, o.Margin = size, margin
+				if size < 2 { // modules of 2 and 3 pixels: runs of 2 and 3 rows
+					o.Size = (size + 2) * (s.Size() + 2*margin)
+				}
+				l, err := prepare(s, &o)
+				if err != nil {
+					continue
+				}
+				r := new(rasterizer)
+				r.start(s, &l, &o)
+				runs := appendPNG(nil, &pngImage{width: l.size, height: l.size, depth: 1, palette: r.palette, run: r.squareRun})
+				r.start(s, &l, &o)
+				rows := appendPNG(nil, &pngImage{width: l.size, height: l.size, depth: 1, palette: r.palette, row: r.row})
+				if !bytes.Equal(runs, rows) {
+					t.Fatalf("%d bytes at %d px, margin %d: runs give %d bytes, rows %d", len(text), o.Size, margin, len(runs), len(rows))
+				}
+				if got, _ := AppendPNG(nil, s, &o); !bytes.Equal(got, runs) {
+					t.Fatalf("%d bytes at %d px, margin %d: AppendPNG does not write the runs", len(text), o.Size, margin)
+				}
+			}
+		}
+	}
+}
+
+// TestPNGRunsWriter holds writeRuns to writeScanlines on made-up images whose runs of 1, 2 and
+// more rows follow rows that filter Up (one byte changed) and None (all changed).
+func TestPNGRunsWriter(t *testing.T) {
+	const width, height = 512, 300
+	n := width / 8
+	pattern := func(y int, dst []byte) {
+		band := y / 7 // bands of rows, each of runs
+		for i := range dst {
+			dst[i] = byte(i * 37)
+		}
+		if band%3 == 2 { // every third band changes every byte: filter None
+			for i := range dst {
+				dst[i] ^= 0x5a
+			}
+		}
+		dst[band%n] ^= byte(band) // else one byte: filter Up
+	}
+	start := func(y int) bool { return y%7 == 0 || y%7 == 1 || y%7 == 3 } // runs of 1, 2 and 4
+	runLen := func(y int) int {
+		for k := y + 1; k < height; k++ {
+			if start(k) {
+				return k - y
+			}
+		}
+		return height - y
+	}
+	two := []color.RGBA{{0, 0, 0, 255}, {255, 255, 255, 255}}
+	runs := appendPNG(nil, &pngImage{width: width, height: height, depth: 1, palette: two,
+		run: func(y int, dst []byte) int { pattern(y, dst); return runLen(y) }})
+	rows := appendPNG(nil, &pngImage{width: width, height: height, depth: 1, palette: two,
+		row: func(y int, dst []byte) bool {
+			if !start(y) {
+				return true
+			}
+			pattern(y, dst)
+			return false
+		}})
+	if !bytes.Equal(runs, rows) {
+		t.Fatalf("runs give %d bytes, rows %d", len(runs), len(rows))
+	}
+	if _, err := png.Decode(bytes.NewReader(runs)); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -137,6 +137,25 @@ func (r *rasterizer) row(y int, dst []byte) (same bool) {
 	return false
 }
 
+// squareRun is the pngImage run function of depth 1: it draws pixel row y into dst and returns
+// how many rows from y on are the same: the rest of the quiet zone above or below the symbol (and
+// the pixels left over), or of the module row.
+func (r *rasterizer) squareRun(y int, dst []byte) (rows int) {
+	l := &r.l
+	k := l.module
+	switch sy := y - l.originY; {
+	case sy < 0:
+		clear(dst)
+		return -sy
+	case sy >= l.n*k:
+		clear(dst)
+		return l.size - y
+	default:
+		r.squareRow(sy/k, dst)
+		return k - sy%k
+	}
+}
+
 // squareRow draws module row my at depth 1: a bit per pixel, set for dark.
 func (r *rasterizer) squareRow(my int, dst []byte) {
 	clear(dst)
