@@ -304,5 +304,15 @@ else
 	skipped "the HTTP benchmark needs wrk (apt-get install wrk)"
 fi
 
+step "image bytes: the quick subset (our SVG beside segno and svgo, our PNG beside zopflipng; ratios printed, not judged)"
+if command -v zopflipng >/dev/null && /usr/bin/python3 -c 'import segno' 2>/dev/null; then
+	bash bench/images.sh --quick
+elif [ -n "${CI:-}" ]; then
+	echo "FAIL: bench/images.sh needs zopflipng (apt-get install zopfli) and python3-segno" >&2
+	exit 1
+else
+	skipped "bench/images.sh needs zopflipng (apt-get install zopfli) and python3-segno"
+fi
+
 step "memory under batches: 64 callers at once of version 40 EPS and PDF codes, peak RSS under 150 MiB (bench/memory.sh --quick)"
 bash bench/memory.sh --quick
