@@ -13,7 +13,7 @@
 # Needs Debian's python3-segno and zopfli (apt-get install python3-segno zopfli), gzip, Go, and
 # npm: svgo@4.1.0 is installed once into ~/.cache/bananaqr/svgo (or set SVGO to an svgo binary).
 # Not part of test.sh or .ci/run. zopflipng takes nearly all the time: --quick (zopflipng -q) about
-# 10 s on 2 cores; a full run with -m over an hour (ZOPFLIPNG_OPTS=--iterations=1: 9 minutes). Its
+# 10 s on 2 cores; a full run with -m about 25 minutes (ZOPFLIPNG_OPTS=--iterations=1: 9 minutes). Its
 # results are cached by input and options, so images that did not change cost nothing the next time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -46,7 +46,7 @@ var sizes = []int{256, 1024, 2048}
 // inputs are the bench inputs and a bare short link.
 var inputs = append(append([]bench.Input(nil), bench.Inputs...), bench.Input{Name: "example", Text: "https://example.com"})
 
-// A imageCase is one image to measure.
+// An imageCase is one image to measure.
 type imageCase struct {
 	input   bench.Input
 	style   style
