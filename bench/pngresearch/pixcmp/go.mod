@@ -1,0 +1,3 @@
+module pixcmp
+
+go 1.26

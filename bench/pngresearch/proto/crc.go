@@ -1,0 +1,5 @@
+package main
+
+import "hash/crc32"
+
+func crcOf(b []byte) uint32 { return crc32.ChecksumIEEE(b) }

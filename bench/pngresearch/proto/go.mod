@@ -1,0 +1,3 @@
+module pngproto
+
+go 1.26
