@@ -147,10 +147,11 @@ var svgWriters = sync.Pool{New: func() any { return new(svgWriter) }}
 
 // svgPath spells the dark modules' path as SVG path data (pathSink; SVG 2, 9.3): as short as
 // the grammar allows, since a code's SVG is mostly this path. Commands are relative (m, h, v,
-// a), but the first: an absolute one is at times a character shorter, but its numbers repeat
-// less, and the path compressed (gzip) grows by more than that. Numbers are in quarter modules as short as
-// they go (".5", "-.25"), with no separator before a minus sign, nor before a point after a
-// number that has one (".25.25"); an arc after an arc repeats without its letter (9.3.2). No
+// a) but for the first moveto: absolute ones would at times be a character shorter, but their
+// numbers repeat less, and the compressed path (gzip) grows by more than that. Numbers are in
+// quarter modules as short as they go (".5", "-.25"), with no separator before a minus sign,
+// nor before a point after a number that has one (".25.25"); an arc after an arc repeats
+// without its letter (9.3.2). No
 // subpath is closed with z: a filled subpath is closed anyway (9.3.1), and every outline ends
 // where it starts, so the current point is where z would leave it; edges are left open on a
 // line the close draws (edges.go).
@@ -166,6 +167,8 @@ type svgPath struct {
 // begin readies p to append to b, at the start of a path.
 func (p *svgPath) begin(b []byte) { *p = svgPath{b: b} }
 
+// rect draws a rectangle as a loop of lines. (AppendSVG draws square modules as edges instead,
+// edges.go; rect keeps svgPath a whole pathSink.)
 func (p *svgPath) rect(x, y, w, h int) {
 	p.moveTo(4*x, 4*y)
 	p.lineBy(4*w, 0)
@@ -250,7 +253,7 @@ func (p *svgPath) command(c byte) {
 
 // num appends the number of q quarter modules, after a separator when the grammar needs one.
 func (p *svgPath) num(q int) {
-	if q&3 == 0 { // a whole number of modules, as every square module's
+	if q&3 == 0 { // a whole number of modules
 		if q >= 0 {
 			if p.number {
 				p.b = append(p.b, ' ')
