@@ -3,7 +3,7 @@ package render
 import "math/bits"
 
 // This file draws square modules for SVG as the fewest straight lines that fill them with the
-// even-odd rule (SVG 2, 13.4.2 fill-rule; PDF f*, PostScript eofill): the vertical edges between
+// even-odd rule (SVG 2, 13.4.2 fill-rule): the vertical edges between
 // dark and light, each as long as it runs, joined at its ends by horizontal lines.
 //
 // Under the even-odd rule a point inside a module is painted when a ray from it to the right
@@ -12,9 +12,9 @@ import "math/bits"
 // leave it unchanged: the ends of the edges at each height are paired left to right (the first
 // with the second, the third with the fourth, …), which makes closed loops that never cross.
 // Each loop is written from its top left end, its last line left to the fill's implicit close
-// (SVG 2, 9.3.1: a filled subpath is closed). A module row of runs of dark modules costs two
-// lines an edge where segno's strokes cost a move and a line a run; but an edge that goes on
-// down the rows is one line, however many rows it spans.
+// (SVG 2, 9.3.1: a filled subpath is closed). Where segno's strokes cost a move and a line a run
+// of dark modules, an edge costs two lines; but an edge that goes on down the rows is one line,
+// however many rows it spans.
 
 // edgeTracer finds the vertical edges of the dark modules and their loops. Its memory is reused
 // from call to call.
@@ -22,7 +22,7 @@ type edgeTracer struct {
 	n     int
 	words int      // words a row of boundaries: n+1 bits
 	open  []uint64 // (n+1) rows: bit x of row h set where an edge at boundary x ends at height h, not yet drawn
-	cross []uint64 // n rows: bit x of row y set where boundary x separates dark and light in module row y
+	cross []uint64 // n+1 rows: bit x of row y set where boundary x separates dark and light in module row y (none in row n)
 	// pair holds, for the end at boundary x, height h, at h·(n+1)+x, the boundary of the end
 	// paired with it (a symbol has at most 177 modules a side: it fits a byte).
 	pair []uint8
