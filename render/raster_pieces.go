@@ -259,6 +259,9 @@ func (r *rasterizer) pieceRow(y int) (anchors []int32, pieces []uint16) {
 		}
 	case dy == 0: // the first row of a module row, or the first below the symbol
 		r.enterRow(my, row)
+	case dy > r.modules.side && dy < k-r.modules.side:
+		// Below the last row that a top corner's curve changes (side) and above the first a
+		// bottom one does (k − side): no module changes (withinPiece is 0 there).
 	default:
 		p := r.modules
 		cells := r.cells
