@@ -245,19 +245,25 @@ func (e *pngEncoder) writeIDAT() {
 	e.endChunk(start)
 }
 
+// start readies the scratch memory for the image's rows, of n bytes (the filter type apart): the
+// row buffer and the previous row's, and the compressor, its stream begun after dst.
+func (e *pngEncoder) start(sc *pngScratch) (n int, raw, prev []byte, z pngCompressor) {
+	n = (e.img.width*e.img.depth + 7) / 8
+	if cap(sc.raw) < n {
+		sc.raw, sc.prev = make([]byte, n), make([]byte, n)
+	}
+	z = sc.compressor()
+	z.Reset(e.dst, 1+n)
+	return n, sc.raw[:n], sc.prev[:n], z
+}
+
 // writeScanlines compresses the image's scanlines into dst. A row that row reports identical to
 // the one above, and that would filter to the same bytes, becomes a repeat for the compressor:
 // a copy of the row above, without a look at its bytes.
 func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 	img := e.img
-	n := (img.width*img.depth + 7) / 8
-	if cap(sc.raw) < n {
-		sc.raw, sc.prev = make([]byte, n), make([]byte, n)
-	}
-	raw, prev := sc.raw[:n], sc.prev[:n]
+	n, raw, prev, z := e.start(sc)
 	clear(raw)
-	z := sc.compressor()
-	z.Reset(e.dst, 1+n)
 	filter, zeros := byte(filterNone), false // the last row's filter; whether it filtered to zeros
 	repeats := 0                             // rows that repeat the last row given to z, not yet passed on
 	for y := range img.height {
@@ -288,13 +294,7 @@ func (e *pngEncoder) writeScanlines(sc *pngScratch) {
 // others repeat the one before.
 func (e *pngEncoder) writeRuns(sc *pngScratch) {
 	img := e.img
-	n := (img.width*img.depth + 7) / 8
-	if cap(sc.raw) < n {
-		sc.raw, sc.prev = make([]byte, n), make([]byte, n)
-	}
-	raw, prev := sc.raw[:n], sc.prev[:n]
-	z := sc.compressor()
-	z.Reset(e.dst, 1+n)
+	n, raw, prev, z := e.start(sc)
 	for y := 0; y < img.height; {
 		rows := min(img.run(y, raw), img.height-y)
 		filter := filterRow(z.NextRow(), raw, prev, y == 0)
