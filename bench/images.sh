@@ -11,7 +11,8 @@
 #   ZOPFLIPNG_OPTS="..." replaces zopflipng's options (-m, or -q with --quick)
 #
 # Needs Debian's python3-segno and zopfli (apt-get install python3-segno zopfli), gzip, Go, and
-# npm: svgo@4.1.0 is installed once into ~/.cache/bananaqr/svgo (or set SVGO to an svgo binary).
+# npm: svgo@4.1.0 is the repository's (npm ci), else installed once into ~/.cache/bananaqr/svgo (or set
+# SVGO to an svgo binary).
 # Not part of test.sh or .ci/run. zopflipng takes nearly all the time: --quick (zopflipng -q) about
 # 10 s on 2 cores; a full run with -m about 25 minutes (ZOPFLIPNG_OPTS=--iterations=1: 9 minutes). Its
 # results are cached by input and options, so images that did not change cost nothing the next time.
@@ -39,6 +40,9 @@ command -v gzip >/dev/null || missing+=("gzip: apt-get install gzip")
 command -v go >/dev/null || missing+=("go: Go 1.26")
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/bananaqr"
 svgo="${SVGO:-$cache/svgo/node_modules/.bin/svgo}"
+if [[ -z "${SVGO:-}" && -x "$here/../node_modules/.bin/svgo" ]]; then
+	svgo="$here/../node_modules/.bin/svgo" # the repository's, pinned in package.json (npm ci)
+fi
 if [[ ! -x "$svgo" ]]; then
 	if [[ -n "${SVGO:-}" ]]; then
 		missing+=("svgo: SVGO=$SVGO is not executable")
