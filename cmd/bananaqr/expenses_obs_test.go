@@ -221,7 +221,9 @@ func TestExpensesRequestIDs(t *testing.T) {
 	want := map[string]map[string]any{
 		echoed:    {"route": "/healthz", "status": 200.0, "trace_id": traceID},
 		generated: {"route": "(unknown)", "status": 404.0},
-		replaced:  {"route": "/readyz", "status": 200.0},
+		// Its status is left out: /readyz is 503 when the database takes over 50 ms to answer,
+		// as it can on a loaded machine under the race detector (TestExpensesProbes holds it).
+		replaced: {"route": "/readyz"},
 	}
 	for line := range strings.Lines(s.log.String()) {
 		var entry map[string]any
