@@ -57,7 +57,7 @@ func TestLimitersAgree(t *testing.T) {
 	for name, steps := range sequences {
 		t.Run(name, func(t *testing.T) {
 			memory := NewMemory(60, time.Minute, nil)
-			redis, err := NewRedis(url, 60, slog.New(slog.DiscardHandler))
+			redis, err := newRedis(url, 60, slog.New(slog.DiscardHandler), patientTimeout)
 			if err != nil {
 				t.Fatal(err)
 			}
