@@ -42,13 +42,13 @@ func noteOf(ctx context.Context) *requestNote {
 }
 
 // setRPC notes the method and the tool of body's one message.
-func (n *requestNote) setRPC(body rpcBody, tools map[string]bool) {
+func (n *requestNote) setRPC(body rpcBody, tools map[string]string) {
 	c, ok := body.single()
 	switch {
 	case !ok:
 	case rpcMethods[c.Method]:
 		n.rpc = c.Method
-		if t := c.toolName(); tools[t] {
+		if t := c.toolName(); tools[t] != "" {
 			n.tool = t
 		}
 	default:

@@ -29,10 +29,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
+	"github.com/bananaqr/bananaqr/expenses/oauth"
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/internal/mcphttp"
 )
@@ -92,10 +94,15 @@ func bodyRefusalError(_ mcphttp.Refusal, msg string) any {
 // authGate authenticates requests to the MCP endpoint before the SDK's handler serves them.
 type authGate struct {
 	svc   *service.Service
-	tools map[string]bool // the tools' names
+	tools map[string]string // the tools' names → the scope a call needs (toolScope)
+	// as is the authorization server whose access tokens the gate takes, beside the static
+	// tokens of "bananaqr expenses token"; nil for none.
+	as *oauth.Server
 	// challenge is the WWW-Authenticate value of a request without a token (RFC 6750 3):
 	// the scheme and the resource_metadata parameter (RFC 9728 5.1).
 	challenge string
+	// metadataURL is the protected resource metadata's URL, which challenges name.
+	metadataURL string
 	// howToGetToken ends the message of a 401: where the documentation says how tokens are
 	// obtained.
 	howToGetToken string
@@ -115,14 +122,19 @@ type authenticatedKey struct{}
 const callerInfoKey = "bananaqr.caller"
 
 // newAuthGate returns the gate in front of sdk, the SDK's handler, for the tools named
-// tools, whose challenge names metadataURL and whose 401s point at docsURL.
-func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, sdk http.Handler, log *slog.Logger) *authGate {
-	g := &authGate{svc: svc, tools: map[string]bool{}, sdk: sdk, log: log,
+// tools, whose challenge names metadataURL and whose 401s point at docsURL; as, when not nil,
+// is the authorization server whose access tokens it takes too.
+func newAuthGate(svc *service.Service, tools []string, metadataURL, docsURL string, as *oauth.Server, sdk http.Handler, log *slog.Logger) *authGate {
+	g := &authGate{svc: svc, tools: map[string]string{}, as: as, sdk: sdk, log: log, metadataURL: metadataURL,
 		body:          &mcphttp.Body{Limit: MaxRequestBody, ErrorData: bodyRefusalError},
 		challenge:     `Bearer resource_metadata="` + metadataURL + `"`,
 		howToGetToken: "; how to get a token: " + docsURL}
+	if as != nil {
+		// MCP authorization, "Scope Selection": the scopes a client should ask for.
+		g.challenge += `, scope="` + strings.Join(oauth.Scopes, " ") + `"`
+	}
 	for _, t := range tools {
-		g.tools[t] = true
+		g.tools[t] = toolScope(t)
 	}
 	verify := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		c, ok := ctx.Value(authenticatedKey{}).(service.Caller)
@@ -147,7 +159,7 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := decodeRPCBody(data)
 	note.setRPC(body, g.tools)
-	if c, ok := body.single(); ok && c.Method == "tools/call" && !g.tools[c.toolName()] {
+	if c, ok := body.single(); ok && c.Method == "tools/call" && g.tools[c.toolName()] == "" {
 		g.sdk.ServeHTTP(w, r) // the SDK's "unknown tool", whatever the token
 		return
 	}
@@ -156,7 +168,7 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.sdk.ServeHTTP(w, r)
 		return
 	}
-	caller, err := g.svc.Authenticate(r.Context(), token)
+	caller, scopes, err := g.authenticate(r.Context(), token)
 	var se *service.Error
 	switch {
 	case errors.As(err, &se) && token == "":
@@ -177,13 +189,61 @@ func (g *authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	note.user = caller.UserID
+	if c, ok := body.single(); ok {
+		if need := g.tools[c.toolName()]; need != "" && !slices.Contains(scopes, need) {
+			g.forbidden(w, body, need)
+			return
+		}
+	}
 	g.withCaller.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authenticatedKey{}, caller)))
+}
+
+// authenticate returns the caller of a token and the scopes it grants: an access token of the
+// authorization server grants what the person consented to; a static token grants everything.
+func (g *authGate) authenticate(ctx context.Context, token string) (service.Caller, []string, error) {
+	if g.as == nil || !oauth.IsAccessToken(token) {
+		c, err := g.svc.Authenticate(ctx, token)
+		return c, oauth.Scopes, err
+	}
+	grant, err := g.as.Verify(ctx, token)
+	if errors.Is(err, oauth.ErrInvalidToken) {
+		return service.Caller{}, nil, &service.Error{Reason: service.ReasonUnauthorized,
+			Message: "the access token is unknown, expired, revoked or for another resource: get a new one"}
+	}
+	if err != nil {
+		return service.Caller{}, nil, err
+	}
+	u := grant.User
+	return service.Caller{UserID: u.ID, Name: u.Name, PersonID: u.PersonID}, grant.Scopes, nil
 }
 
 // needsToken reports whether body calls one of the tools.
 func (g *authGate) needsToken(body rpcBody) bool {
 	c, ok := body.single()
-	return ok && g.tools[c.toolName()]
+	return ok && g.tools[c.toolName()] != ""
+}
+
+// writeTools are the tools that change data: a call needs scope oauth.ScopeWrite; the others
+// read, and need oauth.ScopeRead. (TestToolScopes holds this list to the tools' annotations.)
+var writeTools = []string{"add_expense", "delete_expense", "restore_expense", "add_payment", "create_group",
+	"join_group", "add_friend"}
+
+// toolScope returns the scope a call of the tool needs.
+func toolScope(tool string) string {
+	if slices.Contains(writeTools, tool) {
+		return oauth.ScopeWrite
+	}
+	return oauth.ScopeRead
+}
+
+// forbidden answers 403 to a token without the scope a call needs, with the challenge that
+// says which (RFC 6750 3.1 insufficient_scope; MCP authorization, "Scope Challenge Handling").
+func (g *authGate) forbidden(w http.ResponseWriter, body rpcBody, scope string) {
+	msg := "this token does not grant " + scope + ": authorize the client again with that scope"
+	w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scope+
+		`", resource_metadata="`+g.metadataURL+`", error_description="`+descriptionChars(msg)+`"`)
+	writeRPCError(w, http.StatusForbidden, body, JSONRPCUnauthorized, msg,
+		&service.Error{Reason: service.ReasonForbidden, Message: msg})
 }
 
 // unauthorized answers 401 with the challenge, and a JSON-RPC error whose message says what

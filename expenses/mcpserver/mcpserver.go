@@ -43,6 +43,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bananaqr/bananaqr/expenses/oauth"
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/internal/buildinfo"
 	"github.com/bananaqr/bananaqr/internal/cors"
@@ -84,6 +85,12 @@ type Options struct {
 	// Middleware is MCP receiving middleware added after the edge's own, so that it sees the
 	// answers clients get: telemetry.ToolCalls's count of tool calls, for one.
 	Middleware []mcp.Middleware
+	// OAuth, when not nil, is the authorization server of this server's users (package oauth):
+	// its endpoints are served beside MCP, the protected resource metadata names it, and the
+	// MCP endpoint takes its access tokens, each for the scopes it grants, beside the static
+	// tokens of "bananaqr expenses token". Its issuer must be BaseURL and its resource the MCP
+	// endpoint.
+	OAuth *oauth.Server
 }
 
 // ToolNames are the tools, in the order tools/list shows them.
@@ -118,9 +125,12 @@ func Handler(svc *service.Service, opts Options) (http.Handler, error) {
 		Stateless: true, JSONResponse: true, DisableLocalhostProtection: opts.DisableLocalhostProtection,
 		MaxRequestBodyBytes: MaxRequestBody, Logger: opts.Logger,
 	})
-	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, mcptasks.Handler(sdk), opts.Logger)
-	metadata, docs := metadataDocument(urls), docsDocument(urls, ToolNames)
+	gate := newAuthGate(svc, ToolNames, urls.metadata, urls.docs, opts.OAuth, mcptasks.Handler(sdk), opts.Logger)
+	metadata, docs := metadataDocument(urls, opts.OAuth), docsDocument(urls, ToolNames, opts.OAuth)
 	mux := http.NewServeMux()
+	if opts.OAuth != nil {
+		opts.OAuth.Register(mux)
+	}
 	mux.Handle(EndpointPath, mcpCORS.Handler(http.MethodPost, gate))
 	mux.Handle(metadataPrefix, mcpCORS.Handler("GET, HEAD", metadata))
 	mux.Handle(metadataPrefix+EndpointPath, mcpCORS.Handler("GET, HEAD", metadata))

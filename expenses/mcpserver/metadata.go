@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/bananaqr/bananaqr/expenses/oauth"
 )
 
 // EndpointPath is the path of the MCP endpoint.
@@ -100,17 +102,22 @@ func (d *staticDocument) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // metadataDocument returns the protected resource metadata (RFC 9728 section 2): the MCP
 // endpoint as the resource, bearer tokens in the Authorization header only (RFC 6750 2.1),
-// and where the documentation says how tokens are obtained. It names no authorization
-// server: this server issues its own tokens ("bananaqr expenses token"), it runs no OAuth
-// authorization server, and it declares no scopes, since a token grants all of its user's
-// data.
-func metadataDocument(p publicURLs) *staticDocument {
-	body, err := json.MarshalIndent(&oauthex.ProtectedResourceMetadata{
+// and where the documentation says how tokens are obtained; with an authorization server as,
+// the server (MCP authorization, "Authorization Server Discovery") and its scopes. Without one,
+// it names none: the only tokens are the static ones of "bananaqr expenses token", each of
+// which grants all of its user's data.
+func metadataDocument(p publicURLs, as *oauth.Server) *staticDocument {
+	m := &oauthex.ProtectedResourceMetadata{
 		Resource:               p.endpoint,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           ResourceName,
 		ResourceDocumentation:  p.docs,
-	}, "", "  ")
+	}
+	if as != nil {
+		m.AuthorizationServers = []string{as.Issuer()}
+		m.ScopesSupported = oauth.Scopes
+	}
+	body, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		panic(err) // a struct of strings always encodes
 	}
@@ -128,10 +135,18 @@ Authentication
 Tool calls need a bearer token, sent as an HTTP header:
 
     Authorization: Bearer <token>
+{{if .Issuer}}
+MCP clients that support OAuth (assistant apps' custom connectors, IDEs) get one themselves:
+add {{.Endpoint}} as a remote MCP server, and the client opens this server's sign-in page,
+where you sign in with your name and the password the operator set for you, and allow the
+client to read ({{.Read}}) and, if you wish, change ({{.Write}}) your expenses. The
+authorization server is {{.Issuer}} (metadata at {{.Issuer}}/.well-known/oauth-authorization-server).
 
+For scripts, the operator can also make a static token, which grants everything:
+{{else}}
 This server issues its own tokens; there is no OAuth authorization server and no sign-up.
 Ask the server's operator for a token. The operator makes one with
-
+{{end}}
     bananaqr expenses user add <name>
     bananaqr expenses token <name> [--ttl 720h]
 
@@ -149,10 +164,14 @@ resource metadata (RFC 9728) is at {{.Metadata}}.
 `))
 
 // docsDocument returns the page at docsPath.
-func docsDocument(p publicURLs, tools []string) *staticDocument {
+func docsDocument(p publicURLs, tools []string, as *oauth.Server) *staticDocument {
 	var b bytes.Buffer
-	err := docsText.Execute(&b, map[string]string{"Name": ResourceName, "Endpoint": p.endpoint,
-		"Metadata": p.metadata, "Tools": strings.Join(tools, ", ")})
+	data := map[string]string{"Name": ResourceName, "Endpoint": p.endpoint,
+		"Metadata": p.metadata, "Tools": strings.Join(tools, ", ")}
+	if as != nil {
+		data["Issuer"], data["Read"], data["Write"] = as.Issuer(), oauth.ScopeRead, oauth.ScopeWrite
+	}
+	err := docsText.Execute(&b, data)
 	if err != nil {
 		panic(err) // the template and its data are fixed
 	}
