@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bananaqr/bananaqr/expenses/mcpserver"
+	"github.com/bananaqr/bananaqr/expenses/oauth"
 	"github.com/bananaqr/bananaqr/expenses/ops"
 	"github.com/bananaqr/bananaqr/expenses/password"
 	"github.com/bananaqr/bananaqr/expenses/service"
@@ -435,14 +436,22 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		base = localBaseURL(servers[0].Listener.Addr())
 	}
 	readyz := ops.NewReadyz(st.Ready, logger)
-	h, err := f.expensesHandler(svc, readyz, base, logger, metrics)
+	as, err := f.authorizationServer(st, base, logger)
 	if err != nil {
 		servers.close()
 		return fail(err)
 	}
+	h, err := f.expensesHandler(svc, as, readyz, base, logger, metrics)
+	if err != nil {
+		servers.close()
+		return fail(err)
+	}
+	if as != nil {
+		go as.Housekeep(ctx, time.Hour)
+	}
 	servers[0].Drain, servers[0].Draining = f.shutdownDelay, readyz.Drain
 	servers[0].HTTP = f.httpServer(telemetry.Handler(h, telemetry.Config{Log: accesslog.New(logOut, f.logFormat), Metrics: metrics.HTTP,
-		Tracing: tracing, Route: expensesRoute(f.metricsAddr == "")}), 16<<10, handler)
+		Tracing: tracing, Route: expensesRoute(f.metricsAddr == "", as)}), 16<<10, handler)
 	f.announce(logger, servers, base)
 	if ready != nil {
 		ready(servers[0].Listener.Addr())
@@ -518,6 +527,11 @@ type expensesServeFlags struct {
 	shutdownDelay          time.Duration
 	writeLimit             int
 	connConfig
+	// The authorization server (package oauth).
+	oauth                 bool
+	registration          string
+	redirectAllowlist     string
+	accessTTL, refreshTTL time.Duration
 }
 
 // expensesEnvName returns the environment twin of an expenses flag: BANANAQR_EXPENSES_ and its
@@ -544,6 +558,11 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 	f.DurationVar(&f.shutdownDelay, "shutdown-delay", 0, "on SIGINT or SIGTERM, how long to go on serving with /readyz answering 503 before the listener closes, so that load balancers (a Kubernetes Service) stop sending requests first; the shutdown timeout follows it")
 	f.IntVar(&f.writeLimit, "write-limit", service.DefaultWritesPerMinute, "writes a minute each user may make, in bursts of as many; 0 for no limit")
 	defineConnFlags(f.FlagSet, &f.connConfig, nil)
+	f.BoolVar(&f.oauth, "oauth", true, "serve an OAuth 2.1 authorization server for this server's users, so that MCP clients sign people in themselves (passwords from 'bananaqr expenses user password'); the static tokens of 'bananaqr expenses token' work either way")
+	f.StringVar(&f.registration, "registration", "open", "dynamic client registration (RFC 7591) `policy`: off, open (any https, loopback or private-use redirect URI), or allowlist (only those of --redirect-allowlist); clients that name themselves by a metadata document's URL need none")
+	f.StringVar(&f.redirectAllowlist, "redirect-allowlist", "", "comma-separated redirect `URIs` that clients may register under --registration allowlist")
+	f.DurationVar(&f.accessTTL, "access-token-ttl", oauth.DefaultAccessTTL, "how long an OAuth access token is valid")
+	f.DurationVar(&f.refreshTTL, "refresh-token-ttl", oauth.DefaultRefreshTTL, "how long an OAuth refresh token is valid (each use replaces it)")
 	f.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr expenses serve [flags]\n\nServes the shared-expenses MCP server (tools at /mcp, /healthz, /readyz, /metrics).\nEach flag can also be set by its environment variable; a flag on the command line wins.\n\n")
 		printFlagsWithEnv(stderr, f.FlagSet, expensesEnvName)
@@ -577,6 +596,12 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 	if _, err := logHandler(f.logFormat, io.Discard); err != nil {
 		return usageError("%v", err)
 	}
+	if _, err := oauth.ParseRegistration(f.registration); err != nil {
+		return usageError("--registration: %v", err)
+	}
+	if f.accessTTL <= 0 || f.refreshTTL <= 0 {
+		return usageError("--access-token-ttl and --refresh-token-ttl must be positive")
+	}
 	f.noteGiven(f.FlagSet)
 	if err := f.settle(); err != nil {
 		return usageError("%v", err)
@@ -591,12 +616,29 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 	return 0, false
 }
 
+// authorizationServer returns the OAuth authorization server of the flags for the users of st,
+// its issuer base, or nil with --oauth=false.
+func (f *expensesServeFlags) authorizationServer(st *store.Store, base string, logger *slog.Logger) (*oauth.Server, error) {
+	if !f.oauth {
+		return nil, nil
+	}
+	policy, _ := oauth.ParseRegistration(f.registration) // checked by parseArgs
+	var allowed []string
+	for _, u := range strings.Split(f.redirectAllowlist, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			allowed = append(allowed, u)
+		}
+	}
+	return oauth.New(st, oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
+		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger})
+}
+
 // expensesHandler returns the routes of the server: the MCP edge over svc, whose public origin
-// is base (mcpserver.Handler, its tool calls counted by metrics), the probes /healthz and
-// /readyz, and /metrics unless --metrics-addr serves them elsewhere; it fails when
-// base or --docs-url is not a usable URL.
-func (f *expensesServeFlags) expensesHandler(svc *service.Service, readyz *ops.Readyz, base string, logger *slog.Logger, metrics *ops.Metrics) (http.Handler, error) {
-	edge, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL,
+// is base (mcpserver.Handler, its tool calls counted by metrics), with the authorization server
+// as when not nil, the probes /healthz and /readyz, and /metrics unless --metrics-addr serves
+// them elsewhere; it fails when base or --docs-url is not a usable URL.
+func (f *expensesServeFlags) expensesHandler(svc *service.Service, as *oauth.Server, readyz *ops.Readyz, base string, logger *slog.Logger, metrics *ops.Metrics) (http.Handler, error) {
+	edge, err := mcpserver.Handler(svc, mcpserver.Options{BaseURL: base, DocumentationURL: f.docsURL, OAuth: as,
 		DisableLocalhostProtection: f.allowAnyHost, Logger: logger, Middleware: []mcp.Middleware{metrics.ToolCalls.Middleware}})
 	if err != nil {
 		return nil, err
@@ -612,11 +654,17 @@ func (f *expensesServeFlags) expensesHandler(svc *service.Service, readyz *ops.R
 }
 
 // expensesRoute returns the route a request is logged and counted under: its path when it is
-// one of the server's routes (/metrics among them when withMetrics), else "(unknown)".
-func expensesRoute(withMetrics bool) func(*http.Request) string {
+// one of the server's routes (/metrics among them when withMetrics, the authorization server's
+// when as is not nil), else "(unknown)".
+func expensesRoute(withMetrics bool, as *oauth.Server) func(*http.Request) string {
 	routes := map[string]bool{"/healthz": true, "/readyz": true, "/metrics": withMetrics}
 	for _, r := range mcpserver.Routes() {
 		routes[r] = true
+	}
+	if as != nil {
+		for _, r := range as.Routes() {
+			routes[r] = true
+		}
 	}
 	return func(r *http.Request) string {
 		if routes[r.URL.Path] {

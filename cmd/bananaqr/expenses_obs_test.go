@@ -275,6 +275,9 @@ func TestExpensesFlagsEnv(t *testing.T) {
 		"max-conns-per-client": {"10", "20"}, "metrics-addr": {"127.0.0.1:3", "127.0.0.1:4"}, "read-header-timeout": {"2s", "3s"},
 		"shutdown-timeout": {"4s", "5s"}, "shutdown-delay": {"1s", "2s"}, "write-limit": {"7", "9"},
 		"otlp-endpoint": {"http://a.example:4318", "http://b.example:4318"},
+		"oauth":         {"false", "true"}, "registration": {"allowlist", "off"},
+		"redirect-allowlist": {"https://a.example/cb", "https://b.example/cb"},
+		"access-token-ttl":   {"30m0s", "20m0s"}, "refresh-token-ttl": {"48h0m0s", "24h0m0s"},
 	}
 	env := map[string]string{}
 	var args []string

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,6 +219,7 @@ func TestExpensesServeAuth(t *testing.T) {
 		wantBase, wantDocs string // "" for the defaults
 	}{
 		{nil, map[string]string{}, "", ""},
+		{[]string{"--oauth=false"}, map[string]string{}, "", ""},
 		{[]string{"--base-url", "https://expenses.example.com", "--docs-url", "https://docs.example.com/tokens"}, map[string]string{},
 			"https://expenses.example.com", "https://docs.example.com/tokens"},
 		{nil, map[string]string{"BANANAQR_EXPENSES_BASE_URL": "https://e.example.org:8443/"}, "https://e.example.org:8443", ""},
@@ -243,7 +245,12 @@ func TestExpensesServeAuth(t *testing.T) {
 		}
 		resp.Body.Close()
 		metadataURL := base + "/.well-known/oauth-protected-resource/mcp"
-		if want := `Bearer resource_metadata="` + metadataURL + `"`; resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
+		withOAuth := !slices.Contains(c.args, "--oauth=false")
+		want := `Bearer resource_metadata="` + metadataURL + `"`
+		if withOAuth {
+			want += `, scope="expenses:read expenses:write"`
+		}
+		if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 			t.Errorf("%v %v: %d %q, want 401 %q", c.args, c.env, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
 		}
 		resp, err = http.Get("http://" + addr + strings.TrimPrefix(metadataURL, base))
@@ -251,13 +258,18 @@ func TestExpensesServeAuth(t *testing.T) {
 			t.Fatal(err)
 		}
 		var doc struct {
-			Resource              string `json:"resource"`
-			ResourceDocumentation string `json:"resource_documentation"`
+			Resource              string   `json:"resource"`
+			ResourceDocumentation string   `json:"resource_documentation"`
+			AuthorizationServers  []string `json:"authorization_servers"`
 		}
 		json.NewDecoder(resp.Body).Decode(&doc)
 		resp.Body.Close()
 		if doc.Resource != base+"/mcp" || doc.ResourceDocumentation != docs {
 			t.Errorf("%v %v: metadata %+v, want resource %s/mcp and documentation %s", c.args, c.env, doc, base, docs)
+		}
+		if wantAS := map[bool]int{true: 1, false: 0}[withOAuth]; len(doc.AuthorizationServers) != wantAS ||
+			wantAS == 1 && doc.AuthorizationServers[0] != base {
+			t.Errorf("%v %v: authorization_servers %v, want %d naming %s", c.args, c.env, doc.AuthorizationServers, wantAS, base)
 		}
 	}
 	for _, bad := range [][]string{{"--base-url", "https://expenses.example.com/app"}, {"--base-url", "expenses.example.com"},

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -190,6 +191,14 @@ func (s *Server) postAuthorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) signIn(r *http.Request, name, pw string) (store.User, string, error) {
 	const wrong = "The name or password is not right."
 	ctx := r.Context()
+	wait, cancel := context.WithTimeout(ctx, s.hashWait)
+	defer cancel()
+	select {
+	case s.hashing <- struct{}{}:
+		defer func() { <-s.hashing }()
+	case <-wait.Done():
+		return store.User{}, "This server is busy signing people in; try again in a moment.", nil
+	}
 	si, err := s.st.SignInByName(ctx, strings.TrimSpace(name))
 	if errors.Is(err, store.ErrNotFound) || err == nil && si.Hash == "" {
 		password.VerifyDummy(pw)

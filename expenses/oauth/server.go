@@ -146,7 +146,18 @@ type Server struct {
 	registering *ratelimit.Memory
 	cimd        *cimdCache
 	metadata    []byte
+	// hashing holds a place for each password being checked: an Argon2id check takes about
+	// 19 MiB (package password), so at most maxHashing run at once, whatever the traffic.
+	hashing  chan struct{}
+	hashWait time.Duration
 }
+
+// maxHashing is how many passwords are checked at once; a sign-in waits up to hashWait for a
+// place, and is told to try again after that.
+const (
+	maxHashing = 4
+	hashWait   = 3 * time.Second
+)
 
 // New returns the authorization server of st's users for o.Resource.
 func New(st *store.Store, o Options) (*Server, error) {
@@ -168,7 +179,8 @@ func New(st *store.Store, o Options) (*Server, error) {
 	}
 	s := &Server{st: st, issuer: iss.Scheme + "://" + iss.Host, resource: o.Resource, policy: o.Registration,
 		allowed: slices.Clone(o.AllowedRedirectURIs), accessTTL: o.AccessTTL, refreshTTL: o.RefreshTTL,
-		now: o.Now, log: o.Logger, formKey: make([]byte, 32)}
+		now: o.Now, log: o.Logger, formKey: make([]byte, 32), hashing: make(chan struct{}, maxHashing),
+		hashWait: hashWait}
 	rand.Read(s.formKey)
 	if s.accessTTL <= 0 {
 		s.accessTTL = DefaultAccessTTL

@@ -1,0 +1,50 @@
+package oauth
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bananaqr/bananaqr/expenses/password"
+	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+)
+
+// TestSignInBound: at most maxHashing passwords are checked at once (each Argon2id check takes
+// about 19 MiB); a sign-in that finds no place within hashWait is told to try again, without a
+// check, and one that finds a place goes on.
+func TestSignInBound(t *testing.T) {
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	ctx := context.Background()
+	u, err := st.CreateUser(ctx, "Anna")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, _ := password.Hash("correct horse battery staple")
+	if err := st.SetPassword(ctx, u.ID, hash); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(st, Options{Issuer: "https://expenses.example", Resource: "https://expenses.example/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.hashWait = 50 * time.Millisecond
+	for range maxHashing {
+		s.hashing <- struct{}{}
+	}
+	r := httptest.NewRequest("POST", "/authorize", nil)
+	if _, msg, err := s.signIn(r, "Anna", "correct horse battery staple"); err != nil || !strings.Contains(msg, "busy") {
+		t.Fatalf("with every place taken: %q %v", msg, err)
+	}
+	if si, _ := st.SignInByName(ctx, "Anna"); si.Failures != 0 {
+		t.Errorf("a sign-in refused as busy counted as a failure")
+	}
+	<-s.hashing
+	if user, msg, err := s.signIn(r, "Anna", "correct horse battery staple"); err != nil || msg != "" || user.ID != u.ID {
+		t.Fatalf("with a place: %+v %q %v", user, msg, err)
+	}
+	if len(s.hashing) != maxHashing-1 {
+		t.Errorf("the place was not given back: %d taken", len(s.hashing))
+	}
+}
