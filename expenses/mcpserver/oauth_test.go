@@ -572,3 +572,38 @@ func TestOAuthMetadataDocumentClient(t *testing.T) {
 		t.Errorf("a redirect URI the document does not list: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
 }
+
+// TestOAuthCORS: a browser-hosted client's script may call the endpoints it calls (metadata,
+// registration, token, revocation) from any origin, preflights included; the authorization
+// page, which the browser navigates to, is not for scripts.
+func TestOAuthCORS(t *testing.T) {
+	f := newOAuthFixture(t, storetest.Open(t, storetest.SQLitePath(t)), oauth.Options{Registration: oauth.RegistrationOpen})
+	for path, method := range map[string]string{"/register": "POST", "/token": "POST", "/revoke": "POST",
+		"/.well-known/oauth-authorization-server": "GET"} {
+		req := must.Get(http.NewRequest(http.MethodOptions, f.base+path, nil))(t)
+		req.Header.Set("Origin", "https://client.example")
+		req.Header.Set("Access-Control-Request-Method", method)
+		req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-protocol-version")
+		res := must.Get(http.DefaultClient.Do(req))(t)
+		res.Body.Close()
+		allowed := strings.ToLower(res.Header.Get("Access-Control-Allow-Headers"))
+		if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != "*" ||
+			!strings.Contains(res.Header.Get("Access-Control-Allow-Methods"), method) ||
+			!strings.Contains(allowed, "content-type") || !strings.Contains(allowed, "mcp-protocol-version") {
+			t.Errorf("%s preflight: %d %v", path, res.StatusCode, res.Header)
+		}
+	}
+	res := must.Get(http.PostForm(f.base+"/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"x"}, "client_id": {"y"}}))(t)
+	res.Body.Close()
+	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("token answer without Access-Control-Allow-Origin: %v", res.Header)
+	}
+	req := must.Get(http.NewRequest(http.MethodOptions, f.base+"/authorize", nil))(t)
+	req.Header.Set("Origin", "https://client.example")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	res = must.Get(http.DefaultClient.Do(req))(t)
+	res.Body.Close()
+	if res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("the authorization page allows scripts of other origins: %v", res.Header)
+	}
+}

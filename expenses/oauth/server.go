@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/store"
+	"github.com/bananaqr/bananaqr/internal/cors"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 )
 
@@ -225,14 +226,20 @@ func (s *Server) Routes() []string {
 	return r
 }
 
+// apiCORS is the CORS policy of the endpoints a client's script calls (all but /authorize, which
+// the browser navigates to): any origin, since browser-hosted MCP clients (the Inspector, web
+// apps) run on origins of their own, and the headers the MCP SDKs send with them. None of them
+// reads cookies, so letting any origin in gives a script nothing it could not do from a server.
+var apiCORS = cors.New([]string{"Content-Type", "Authorization", "Mcp-Protocol-Version"}, nil, 24*time.Hour)
+
 // Register adds the server's endpoints to mux.
 func (s *Server) Register(mux *http.ServeMux) {
-	mux.HandleFunc(MetadataPath, s.serveMetadata)
+	mux.Handle(MetadataPath, apiCORS.Handler("GET, HEAD", http.HandlerFunc(s.serveMetadata)))
 	mux.HandleFunc(AuthorizePath, s.serveAuthorize)
-	mux.HandleFunc(TokenPath, s.serveToken)
-	mux.HandleFunc(RevokePath, s.serveRevoke)
+	mux.Handle(TokenPath, apiCORS.Handler(http.MethodPost, http.HandlerFunc(s.serveToken)))
+	mux.Handle(RevokePath, apiCORS.Handler(http.MethodPost, http.HandlerFunc(s.serveRevoke)))
 	if s.policy != RegistrationOff {
-		mux.HandleFunc(RegisterPath, s.serveRegister)
+		mux.Handle(RegisterPath, apiCORS.Handler(http.MethodPost, http.HandlerFunc(s.serveRegister)))
 	}
 }
 
@@ -289,7 +296,6 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	if r.Method == http.MethodGet {
 		w.Write(s.metadata)
 	}

@@ -51,7 +51,6 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("Access-Control-Allow-Origin", "*") // browser-based clients (MCP Inspector, web apps)
 	if d, _ := s.tokens.Allow(r.Context(), clientAddress(r)); limited(w, d) {
 		return
 	}
@@ -205,7 +204,6 @@ func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	if d, _ := s.tokens.Allow(r.Context(), clientAddress(r)); limited(w, d) {
 		return
 	}
