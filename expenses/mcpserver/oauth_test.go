@@ -31,6 +31,7 @@ import (
 // oauthFixture is the expenses server with its authorization server, on a test HTTP server, a
 // user Anna with a password, and a clock the test moves.
 type oauthFixture struct {
+	log      *lockedBuffer // every line the server logged
 	st       *store.Store
 	as       *oauth.Server
 	base     string // the issuer and the server's origin
@@ -43,7 +44,7 @@ const annaPassword = "correct horse battery staple"
 
 func newOAuthFixture(t *testing.T, st *store.Store, o oauth.Options) *oauthFixture {
 	t.Helper()
-	f := &oauthFixture{st: st, now: time.Now()}
+	f := &oauthFixture{st: st, now: time.Now(), log: &lockedBuffer{}}
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()
 	t.Cleanup(ts.Close)
@@ -53,19 +54,38 @@ func newOAuthFixture(t *testing.T, st *store.Store, o oauth.Options) *oauthFixtu
 	if err := st.SetPassword(context.Background(), u.ID, hash); err != nil {
 		t.Fatal(err)
 	}
-	o.Issuer, o.Resource, o.Now, o.SignInsPerMinute = f.base, f.endpoint, f.clock, 1000
+	logger := slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o.Issuer, o.Resource, o.Now, o.SignInsPerMinute, o.Logger = f.base, f.endpoint, f.clock, 1000, logger
 	as, err := oauth.New(st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.as = as
 	svc := service.New(st, nil)
-	h, err := Handler(svc, Options{BaseURL: f.base, OAuth: as, Logger: slog.New(slog.DiscardHandler)})
+	h, err := Handler(svc, Options{BaseURL: f.base, OAuth: as, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.Config.Handler = h
 	return f
+}
+
+// lockedBuffer is a log's output, written from the server's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func (f *oauthFixture) clock() time.Time {
@@ -315,6 +335,17 @@ func TestOAuthFlow(t *testing.T) {
 		if status, _ := f.call(t, access, "get_me", "{}"); status != http.StatusUnauthorized {
 			t.Errorf("access token after its refresh token was revoked: %d", status)
 		}
+
+		// The server logged its requests (the MCP lines name the user), never a secret.
+		logged := f.log.String()
+		if !strings.Contains(logged, `"msg":"mcp"`) {
+			t.Fatalf("nothing logged: %q", logged)
+		}
+		for _, secret := range []string{code, verifier, access, refresh, access2, refresh2, annaPassword} {
+			if strings.Contains(logged, secret) {
+				t.Errorf("the log holds a secret (%.8s…)", secret)
+			}
+		}
 	})
 }
 
@@ -437,6 +468,55 @@ func TestOAuthRefusals(t *testing.T) {
 			loc := must.Get(url.Parse(res.Header.Get("Location")))(t)
 			if res.StatusCode != http.StatusSeeOther || loc.Query().Get("error") != "access_denied" || loc.Query().Get("code") != "" {
 				t.Errorf("%d %s", res.StatusCode, loc)
+			}
+		})
+		t.Run("token request unlike the grant", func(t *testing.T) {
+			code, verifier := f.codeFor(t, clientID, redirect)
+			if status, out := f.tokenCall(t, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {clientID},
+				"redirect_uri": {redirect + "2"}, "code_verifier": {verifier}}); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+				t.Errorf("another redirect_uri: %d %v", status, out)
+			}
+			code, verifier = f.codeFor(t, clientID, redirect)
+			other := f.register(t, redirect)
+			if status, out := f.tokenCall(t, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {other},
+				"redirect_uri": {redirect}, "code_verifier": {verifier}}); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+				t.Errorf("another client: %d %v", status, out)
+			}
+			code, verifier = f.codeFor(t, clientID, redirect)
+			access, refresh := f.exchange(t, clientID, redirect, code, verifier)
+			for name, form := range map[string]url.Values{
+				"refresh by another client": {"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {other}},
+				"access token as refresh":   {"grant_type": {"refresh_token"}, "refresh_token": {access}, "client_id": {clientID}},
+				"wider scope":               {"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}, "scope": {"expenses:read expenses:admin"}},
+			} {
+				if status, out := f.tokenCall(t, form); status != http.StatusBadRequest {
+					t.Errorf("%s: %d %v", name, status, out)
+				}
+			}
+			// None of those spent the refresh token.
+			if status, out := f.tokenCall(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID},
+				"scope": {oauth.ScopeRead}}); status != http.StatusOK || out["scope"] != oauth.ScopeRead {
+				t.Errorf("narrowing refresh: %d %v", status, out)
+			}
+		})
+		t.Run("form of another request", func(t *testing.T) {
+			// The cookie is there, but the token signs another request (another state).
+			b := browser()
+			_, challenge := pkce()
+			page := must.Get(b.Get(f.base + "/authorize?" + authorizeQuery(clientID, redirect, challenge, "first").Encode()))(t)
+			body := string(must.Get(io.ReadAll(page.Body))(t))
+			page.Body.Close()
+			token := html.UnescapeString(formTokenPattern.FindStringSubmatch(body)[1])
+			form := authorizeQuery(clientID, redirect, challenge, "second")
+			form.Set("username", "anna")
+			form.Set("password", annaPassword)
+			form.Set("decision", "allow")
+			form.Set("grant", oauth.ScopeRead)
+			form.Set("form_token", token)
+			res := must.Get(b.PostForm(f.base+"/authorize", form))(t)
+			res.Body.Close()
+			if res.StatusCode != http.StatusBadRequest || res.Header.Get("Location") != "" {
+				t.Errorf("%d %q", res.StatusCode, res.Header.Get("Location"))
 			}
 		})
 		t.Run("forged form", func(t *testing.T) {
