@@ -436,7 +436,7 @@ func expensesServe(ctx context.Context, args []string, getenv func(string) strin
 		base = localBaseURL(servers[0].Listener.Addr())
 	}
 	readyz := ops.NewReadyz(st.Ready, logger)
-	as, err := f.authorizationServer(st, base, logger)
+	as, err := f.authorizationServer(ctx, st, base, logger)
 	if err != nil {
 		servers.close()
 		return fail(err)
@@ -618,7 +618,7 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 
 // authorizationServer returns the OAuth authorization server of the flags for the users of st,
 // its issuer base, or nil with --oauth=false.
-func (f *expensesServeFlags) authorizationServer(st *store.Store, base string, logger *slog.Logger) (*oauth.Server, error) {
+func (f *expensesServeFlags) authorizationServer(ctx context.Context, st *store.Store, base string, logger *slog.Logger) (*oauth.Server, error) {
 	if !f.oauth {
 		return nil, nil
 	}
@@ -629,7 +629,7 @@ func (f *expensesServeFlags) authorizationServer(st *store.Store, base string, l
 			allowed = append(allowed, u)
 		}
 	}
-	return oauth.New(st, oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
+	return oauth.New(ctx, st, oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
 		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger})
 }
 

@@ -56,7 +56,7 @@ func newOAuthFixture(t *testing.T, st *store.Store, o oauth.Options) *oauthFixtu
 	}
 	logger := slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o.Issuer, o.Resource, o.Now, o.SignInsPerMinute, o.Logger = f.base, f.endpoint, f.clock, 1000, logger
-	as, err := oauth.New(st, o)
+	as, err := oauth.New(context.Background(), st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestOAuthRefusals(t *testing.T) {
 			ts := httptest.NewUnstartedServer(nil)
 			ts.Start()
 			defer ts.Close()
-			other := must.Get(oauth.New(st, oauth.Options{Issuer: ts.URL, Resource: "https://other.example/mcp",
+			other := must.Get(oauth.New(context.Background(), st, oauth.Options{Issuer: ts.URL, Resource: "https://other.example/mcp",
 				Registration: oauth.RegistrationOpen, Now: f.clock}))(t)
 			mux := http.NewServeMux()
 			other.Register(mux)

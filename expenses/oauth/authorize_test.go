@@ -25,7 +25,7 @@ func TestSignInBound(t *testing.T) {
 	if err := st.SetPassword(ctx, u.ID, hash); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(st, Options{Issuer: "https://expenses.example", Resource: "https://expenses.example/mcp"})
+	s, err := New(ctx, st, Options{Issuer: "https://expenses.example", Resource: "https://expenses.example/mcp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,5 +46,29 @@ func TestSignInBound(t *testing.T) {
 	}
 	if len(s.hashing) != maxHashing-1 {
 		t.Errorf("the place was not given back: %d taken", len(s.hashing))
+	}
+}
+
+// TestFormKeyShared: two servers on one store (two replicas, or one after a restart) sign the
+// sign-in form alike, so a form one serves may be posted to the other.
+func TestFormKeyShared(t *testing.T) {
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	o := Options{Issuer: "https://expenses.example", Resource: "https://expenses.example/mcp"}
+	a, err := New(context.Background(), st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(context.Background(), st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &authRequest{client: client{id: "c"}, redirectURI: "https://c.example/cb", challenge: "x", state: "s"}
+	if a.formToken("cookie", req) != b.formToken("cookie", req) {
+		t.Error("two servers on one store sign the form differently")
+	}
+	other := *req
+	other.state = "t"
+	if a.formToken("cookie", req) == a.formToken("cookie", &other) || a.formToken("cookie", req) == a.formToken("cookie2", req) {
+		t.Error("the form token does not depend on the request and the cookie")
 	}
 }

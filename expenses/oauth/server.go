@@ -141,7 +141,7 @@ type Server struct {
 	refreshTTL  time.Duration
 	now         func() time.Time
 	log         *slog.Logger
-	formKey     []byte // keys the sign-in form's anti-forgery tokens (authorize.go)
+	formKey     []byte // keys the sign-in form's anti-forgery tokens (authorize.go), from the store
 	signIns     *ratelimit.Memory
 	tokens      *ratelimit.Memory
 	registering *ratelimit.Memory
@@ -160,8 +160,9 @@ const (
 	hashWait   = 3 * time.Second
 )
 
-// New returns the authorization server of st's users for o.Resource.
-func New(st *store.Store, o Options) (*Server, error) {
+// New returns the authorization server of st's users for o.Resource. Its key (of the sign-in
+// form's anti-forgery tokens) is kept in st, the same for every replica and restart.
+func New(ctx context.Context, st *store.Store, o Options) (*Server, error) {
 	iss, err := url.Parse(o.Issuer)
 	if err != nil || (iss.Scheme != "https" && iss.Scheme != "http") || iss.Host == "" ||
 		strings.Trim(iss.Path, "/") != "" || iss.RawQuery != "" || iss.Fragment != "" || iss.User != nil {
@@ -180,9 +181,11 @@ func New(st *store.Store, o Options) (*Server, error) {
 	}
 	s := &Server{st: st, issuer: iss.Scheme + "://" + iss.Host, resource: o.Resource, policy: o.Registration,
 		allowed: slices.Clone(o.AllowedRedirectURIs), accessTTL: o.AccessTTL, refreshTTL: o.RefreshTTL,
-		now: o.Now, log: o.Logger, formKey: make([]byte, 32), hashing: make(chan struct{}, maxHashing),
+		now: o.Now, log: o.Logger, hashing: make(chan struct{}, maxHashing),
 		hashWait: hashWait}
-	rand.Read(s.formKey)
+	if s.formKey, err = st.ServerKey(ctx, "oauth-form", 32); err != nil {
+		return nil, err
+	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = DefaultAccessTTL
 	}
