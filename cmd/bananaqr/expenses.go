@@ -532,6 +532,7 @@ type expensesServeFlags struct {
 	registration          string
 	redirectAllowlist     string
 	accessTTL, refreshTTL time.Duration
+	oidc                  oauth.OIDC
 }
 
 // expensesEnvName returns the environment twin of an expenses flag: BANANAQR_EXPENSES_ and its
@@ -563,6 +564,11 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 	f.StringVar(&f.redirectAllowlist, "redirect-allowlist", "", "comma-separated redirect `URIs` that clients may register under --registration allowlist")
 	f.DurationVar(&f.accessTTL, "access-token-ttl", oauth.DefaultAccessTTL, "how long an OAuth access token is valid")
 	f.DurationVar(&f.refreshTTL, "refresh-token-ttl", oauth.DefaultRefreshTTL, "how long an OAuth refresh token is valid (each use replaces it)")
+	f.StringVar(&f.oidc.Issuer, "oidc-issuer", "", "offer sign-in at this OpenID Connect provider (its issuer `URL`) beside passwords; its redirect URI for this server is <base URL>/oidc/callback")
+	f.StringVar(&f.oidc.ClientID, "oidc-client-id", "", "this server's client `ID` at the OpenID Connect provider")
+	f.StringVar(&f.oidc.ClientSecret, "oidc-client-secret", "", "this server's client `secret` at the OpenID Connect provider (set it by its variable rather than on the command line, which other users of the machine may see)")
+	f.StringVar(&f.oidc.UsernameClaim, "oidc-username-claim", "preferred_username", "the ID token's `claim` whose value is the user's name here; pick one the provider controls")
+	f.StringVar(&f.oidc.Name, "oidc-name", "", "the provider's `name` on the sign-in page (default its host)")
 	f.Usage = func() {
 		fmt.Fprint(stderr, "Usage: bananaqr expenses serve [flags]\n\nServes the shared-expenses MCP server (tools at /mcp, /healthz, /readyz, /metrics).\nEach flag can also be set by its environment variable; a flag on the command line wins.\n\n")
 		printFlagsWithEnv(stderr, f.FlagSet, expensesEnvName)
@@ -602,6 +608,9 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 	if f.accessTTL <= 0 || f.refreshTTL <= 0 {
 		return usageError("--access-token-ttl and --refresh-token-ttl must be positive")
 	}
+	if f.oidc.Issuer != "" && (f.oidc.ClientID == "" || f.oidc.ClientSecret == "") {
+		return usageError("--oidc-issuer needs --oidc-client-id and --oidc-client-secret (or BANANAQR_EXPENSES_OIDC_CLIENT_SECRET)")
+	}
 	f.noteGiven(f.FlagSet)
 	if err := f.settle(); err != nil {
 		return usageError("%v", err)
@@ -629,8 +638,12 @@ func (f *expensesServeFlags) authorizationServer(ctx context.Context, st *store.
 			allowed = append(allowed, u)
 		}
 	}
-	return oauth.New(ctx, st, oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
-		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger})
+	o := oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
+		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger}
+	if f.oidc.Issuer != "" {
+		o.OIDC = &f.oidc
+	}
+	return oauth.New(ctx, st, o)
 }
 
 // expensesHandler returns the routes of the server: the MCP edge over svc, whose public origin

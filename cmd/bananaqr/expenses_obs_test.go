@@ -278,6 +278,8 @@ func TestExpensesFlagsEnv(t *testing.T) {
 		"oauth":         {"false", "true"}, "registration": {"allowlist", "off"},
 		"redirect-allowlist": {"https://a.example/cb", "https://b.example/cb"},
 		"access-token-ttl":   {"30m0s", "20m0s"}, "refresh-token-ttl": {"48h0m0s", "24h0m0s"},
+		"oidc-issuer": {"https://id-a.example", "https://id-b.example"}, "oidc-client-id": {"a", "b"},
+		"oidc-client-secret": {"sa", "sb"}, "oidc-username-claim": {"email", "sub"}, "oidc-name": {"A", "B"},
 	}
 	env := map[string]string{}
 	var args []string

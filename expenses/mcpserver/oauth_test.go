@@ -469,6 +469,12 @@ func TestOAuthRefusals(t *testing.T) {
 			if res.StatusCode != http.StatusSeeOther || loc.Query().Get("error") != "access_denied" || loc.Query().Get("code") != "" {
 				t.Errorf("%d %s", res.StatusCode, loc)
 			}
+			// "Sign in with" a provider this server does not have is no sign-in either.
+			res, _ = f.signIn(t, browser(), authorizeQuery(clientID, redirect, challenge, "s"), "anna", annaPassword, "oidc")
+			loc = must.Get(url.Parse(res.Header.Get("Location")))(t)
+			if res.StatusCode != http.StatusSeeOther || loc.Query().Get("error") != "access_denied" || loc.Query().Get("code") != "" {
+				t.Errorf("decision oidc without a provider: %d %s", res.StatusCode, loc)
+			}
 		})
 		t.Run("token request unlike the grant", func(t *testing.T) {
 			code, verifier := f.codeFor(t, clientID, redirect)

@@ -150,13 +150,18 @@ func (s *Server) postAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.renderForm(w, r, &a, q, "This form expired or was not sent from this page; check the details and try again.", http.StatusBadRequest)
 		return
 	}
-	if q.Get("decision") != "allow" {
+	decision := q.Get("decision")
+	if decision != "allow" && (decision != "oidc" || s.oidc == nil) {
 		s.redirect(w, r, &a, url.Values{"error": {"access_denied"}, "error_description": {"the person declined"}})
 		return
 	}
 	granted := slices.DeleteFunc(slices.Clone(a.scopes), func(sc string) bool { return !slices.Contains(q["grant"], sc) })
 	if len(granted) == 0 {
 		s.renderForm(w, r, &a, q, "Choose at least one of the permissions, or press Deny.", http.StatusBadRequest)
+		return
+	}
+	if decision == "oidc" {
+		s.startOIDC(w, r, &a, granted)
 		return
 	}
 	if d, _ := s.signIns.Allow(r.Context(), clientAddress(r)); !d.Allowed {
@@ -173,15 +178,21 @@ func (s *Server) postAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.renderForm(w, r, &a, q, msg, http.StatusUnauthorized)
 		return
 	}
+	s.issueCode(w, r, &a, user, granted)
+}
+
+// issueCode gives the client of a, for user, an authorization code of the scopes granted, at
+// its redirect URI.
+func (s *Server) issueCode(w http.ResponseWriter, r *http.Request, a *authRequest, user store.User, granted []string) {
 	code := newSecret(prefixCode)
-	err = s.st.SaveAuthCode(r.Context(), store.AuthCode{Hash: hashSecret(code), ClientID: a.client.id, UserID: user.ID,
+	err := s.st.SaveAuthCode(r.Context(), store.AuthCode{Hash: hashSecret(code), ClientID: a.client.id, UserID: user.ID,
 		RedirectURI: a.redirectURI, Challenge: a.challenge, Scope: strings.Join(granted, " "), Resource: a.resource,
 		ExpiresAt: s.now().Add(codeTTL)})
 	if err != nil {
 		s.internalError(w, r, err)
 		return
 	}
-	s.redirect(w, r, &a, url.Values{"code": {code}})
+	s.redirect(w, r, a, url.Values{"code": {code}})
 }
 
 // signIn checks a name and password. It returns the user, or the message to show when they
@@ -288,6 +299,7 @@ type pageData struct {
 	Username    string
 	Hidden      map[string]string // the request's parameters, carried through the form
 	FormToken   string
+	OIDCName    string // the OpenID Connect provider's name, when sign-in there is offered
 	Issuer      string
 	ResourceURL string
 }
@@ -324,6 +336,9 @@ func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, a *authReque
 		d.Scopes = append(d.Scopes, scopeChoice{Name: sc, Text: scopeText[sc], Checked: !posted || slices.Contains(q["grant"], sc)})
 	}
 	d.FormToken = s.formToken(s.formCookieValue(w, r), a)
+	if s.oidc != nil {
+		d.OIDCName = s.oidc.Name
+	}
 	s.render(w, status, d, a.redirectURI)
 }
 
@@ -347,6 +362,11 @@ var pageStyle = func() string {
 // form-action too, to the redirect URI's origin), not framed, not cached, no referrer.
 func (s *Server) render(w http.ResponseWriter, status int, d pageData, redirectURI string) {
 	formAction := "'self'"
+	if s.oidc != nil { // the form's "sign in with" leads there
+		if u, err := url.Parse(s.oidc.Issuer); err == nil {
+			formAction += " " + u.Scheme + "://" + u.Host
+		}
+	}
 	if u, err := url.Parse(redirectURI); err == nil && redirectURI != "" {
 		if u.Host != "" {
 			formAction += " " + u.Scheme + "://" + u.Host

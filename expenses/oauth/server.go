@@ -121,6 +121,9 @@ type Options struct {
 	// SignInsPerMinute, TokensPerMinute and RegistrationsPerHour limit each client address
 	// (defaults 10, 60 and 10).
 	SignInsPerMinute, TokensPerMinute, RegistrationsPerHour int
+	// OIDC, when not nil, offers sign-in at an OpenID Connect provider beside the password
+	// (oidc.go).
+	OIDC *OIDC
 	// MetadataClient fetches clients' metadata documents (cimd.go): tests set one that
 	// reaches their own servers; nil is the client that reaches public addresses only.
 	MetadataClient *http.Client
@@ -146,6 +149,7 @@ type Server struct {
 	tokens      *ratelimit.Memory
 	registering *ratelimit.Memory
 	cimd        *cimdCache
+	oidc        *oidcProvider // nil without OpenID Connect sign-in
 	metadata    []byte
 	// hashing holds a place for each password being checked: an Argon2id check takes about
 	// 19 MiB (package password), so at most maxHashing run at once, whatever the traffic.
@@ -208,6 +212,11 @@ func New(ctx context.Context, st *store.Store, o Options) (*Server, error) {
 	s.tokens = ratelimit.NewMemory(perMinute(o.TokensPerMinute, 60), time.Minute, s.now)
 	s.registering = ratelimit.NewMemory(perMinute(o.RegistrationsPerHour, 10), time.Hour, s.now)
 	s.cimd = newCIMDCache(o.MetadataClient, s.now)
+	if o.OIDC != nil {
+		if s.oidc, err = checkOIDC(o.OIDC); err != nil {
+			return nil, err
+		}
+	}
 	s.metadata, err = json.MarshalIndent(s.metadataDocument(), "", "  ")
 	if err != nil {
 		return nil, err
@@ -226,6 +235,9 @@ func (s *Server) Routes() []string {
 	if s.policy != RegistrationOff {
 		r = append(r, RegisterPath)
 	}
+	if s.oidc != nil {
+		r = append(r, CallbackPath)
+	}
 	return r
 }
 
@@ -243,6 +255,9 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle(RevokePath, apiCORS.Handler(http.MethodPost, http.HandlerFunc(s.serveRevoke)))
 	if s.policy != RegistrationOff {
 		mux.Handle(RegisterPath, apiCORS.Handler(http.MethodPost, http.HandlerFunc(s.serveRegister)))
+	}
+	if s.oidc != nil {
+		mux.HandleFunc(CallbackPath, s.serveCallback)
 	}
 }
 
