@@ -47,9 +47,12 @@ type redirectError struct{ code, description string }
 // parseAuthRequest checks the authorization request of the parameters q.
 func (s *Server) parseAuthRequest(r *http.Request, q url.Values) (authRequest, *errorPage, *redirectError, error) {
 	var a authRequest
-	c, err := s.lookupClient(r.Context(), q.Get("client_id"))
+	c, err := s.lookupClient(r, q.Get("client_id"))
 	if errors.Is(err, errUnknownClient) {
 		return a, &errorPage{"The application that sent you here is not registered with this server (unknown client_id)."}, nil, nil
+	}
+	if errors.Is(err, errTooManyFetches) {
+		return a, &errorPage{"Too many sign-ins from your network with applications this server has not seen; try again in a minute."}, nil, nil
 	}
 	if err != nil {
 		return a, nil, nil, err

@@ -96,8 +96,12 @@ func newCIMDCache(hc *http.Client, now func() time.Time) *cimdCache {
 	return &cimdCache{client: hc, now: now, docs: map[string]cachedClient{}}
 }
 
-// lookup returns the client whose client_id is the URL id.
-func (c *cimdCache) lookup(ctx context.Context, id string) (client, error) {
+// errTooManyFetches: the requester made this server fetch too many documents lately.
+var errTooManyFetches = errors.New("too many client metadata documents fetched for this address; try again in a minute")
+
+// lookup returns the client whose client_id is the URL id; a document not kept is fetched only
+// when mayFetch says so.
+func (c *cimdCache) lookup(ctx context.Context, id string, mayFetch func() bool) (client, error) {
 	if err := checkMetadataURL(id); err != nil {
 		return client{}, fmt.Errorf("%w: %v", errUnknownClient, err)
 	}
@@ -107,6 +111,9 @@ func (c *cimdCache) lookup(ctx context.Context, id string) (client, error) {
 	c.mu.Unlock()
 	if ok && now.Before(e.expires) {
 		return e.client, e.err
+	}
+	if !mayFetch() {
+		return client{}, errTooManyFetches
 	}
 	cl, ttl, err := c.fetch(ctx, id)
 	if err != nil {

@@ -12,6 +12,9 @@ import (
 	"time"
 )
 
+// always lets every fetch happen.
+func always() bool { return true }
+
 func TestPublicAddress(t *testing.T) {
 	for addr, want := range map[string]bool{
 		"93.184.215.14": true, "2606:2800:21f:cb07:6820:80da:af6b:8b2c": true, "8.8.8.8": true,
@@ -39,7 +42,7 @@ func TestGuardedClient(t *testing.T) {
 		t.Error("redirects are followed")
 	}
 	cache := newCIMDCache(nil, time.Now)
-	if _, err := cache.lookup(context.Background(), ts.URL+"/client.json"); !errors.Is(err, errUnknownClient) {
+	if _, err := cache.lookup(context.Background(), ts.URL+"/client.json", always); !errors.Is(err, errUnknownClient) {
 		t.Errorf("lookup through the guard: %v", err)
 	}
 }
@@ -97,27 +100,52 @@ func TestMetadataDocuments(t *testing.T) {
 	cache := newCIMDCache(ts.Client(), clock)
 	ctx := context.Background()
 
-	c, err := cache.lookup(ctx, ts.URL+"/good")
+	c, err := cache.lookup(ctx, ts.URL+"/good", always)
 	if err != nil || c.name != "Example" || !c.metadataURL || !c.redirectMatches("http://127.0.0.1:5555/cb") {
 		t.Fatalf("good document: %+v %v", c, err)
 	}
 	for _, path := range []string{"/other-id", "/secret", "/html", "/big", "/bad-redirect", "/error", "/missing"} {
-		if _, err := cache.lookup(ctx, ts.URL+path); !errors.Is(err, errUnknownClient) {
+		if _, err := cache.lookup(ctx, ts.URL+path, always); !errors.Is(err, errUnknownClient) {
 			t.Errorf("%s: %v", path, err)
 		}
 	}
 	// Kept for its max-age (60 s), then fetched again; a failure is kept for minCacheTTL.
 	before := fetches.Load()
-	cache.lookup(ctx, ts.URL+"/good")
-	cache.lookup(ctx, ts.URL+"/error")
+	cache.lookup(ctx, ts.URL+"/good", always)
+	cache.lookup(ctx, ts.URL+"/error", always)
 	if fetches.Load() != before {
 		t.Errorf("a kept document was fetched again")
 	}
 	now = now.Add(61 * time.Second)
-	cache.lookup(ctx, ts.URL+"/good")
-	cache.lookup(ctx, ts.URL+"/error")
+	cache.lookup(ctx, ts.URL+"/good", always)
+	cache.lookup(ctx, ts.URL+"/error", always)
 	if got := fetches.Load() - before; got != 2 {
 		t.Errorf("after the documents' time: %d fetches, want 2", got)
+	}
+}
+
+// TestFetchLimit: a document not kept is fetched only when the limit allows; one kept is served
+// whatever the limit.
+func TestFetchLimit(t *testing.T) {
+	var fetches atomic.Int32
+	var url string
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"client_id":"` + url + `","redirect_uris":["http://127.0.0.1/cb"]}`))
+	}))
+	defer ts.Close()
+	url = ts.URL + "/c"
+	cache := newCIMDCache(ts.Client(), time.Now)
+	never := func() bool { return false }
+	if _, err := cache.lookup(context.Background(), url, never); !errors.Is(err, errTooManyFetches) || fetches.Load() != 0 {
+		t.Fatalf("over the limit: %v, %d fetches", err, fetches.Load())
+	}
+	if _, err := cache.lookup(context.Background(), url, always); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cache.lookup(context.Background(), url, never); err != nil || fetches.Load() != 1 {
+		t.Errorf("a kept document over the limit: %v, %d fetches", err, fetches.Load())
 	}
 }
 

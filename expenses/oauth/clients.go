@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,14 +26,19 @@ type client struct {
 // errUnknownClient: the client_id names no client this server knows.
 var errUnknownClient = errors.New("unknown client_id")
 
-// lookupClient returns the client of id: one described by its metadata document at the URL
-// id (cimd.go), or one registered (RFC 7591).
-func (s *Server) lookupClient(ctx context.Context, id string) (client, error) {
+// lookupClient returns the client of id, for request r: one described by its metadata
+// document at the URL id (cimd.go; r's address may make the server fetch only so many), or one
+// registered (RFC 7591).
+func (s *Server) lookupClient(r *http.Request, id string) (client, error) {
+	ctx := r.Context()
 	if id == "" {
 		return client{}, errUnknownClient
 	}
 	if isMetadataClientID(id) {
-		return s.cimd.lookup(ctx, id)
+		return s.cimd.lookup(ctx, id, func() bool {
+			d, _ := s.fetches.Allow(ctx, clientAddress(r))
+			return d.Allowed
+		})
 	}
 	c, err := s.st.OAuthClientByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {

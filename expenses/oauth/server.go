@@ -118,9 +118,10 @@ type Options struct {
 	// AccessTTL and RefreshTTL are the tokens' lifetimes (defaults DefaultAccessTTL and
 	// DefaultRefreshTTL).
 	AccessTTL, RefreshTTL time.Duration
-	// SignInsPerMinute, TokensPerMinute and RegistrationsPerHour limit each client address
-	// (defaults 10, 60 and 10).
-	SignInsPerMinute, TokensPerMinute, RegistrationsPerHour int
+	// SignInsPerMinute, TokensPerMinute, RegistrationsPerHour and MetadataFetchesPerMinute
+	// (client metadata documents not kept, fetched for an authorization request) limit each
+	// client address (defaults 10, 60, 10 and 30).
+	SignInsPerMinute, TokensPerMinute, RegistrationsPerHour, MetadataFetchesPerMinute int
 	// OIDC, when not nil, offers sign-in at an OpenID Connect provider beside the password
 	// (oidc.go).
 	OIDC *OIDC
@@ -148,6 +149,7 @@ type Server struct {
 	signIns     *ratelimit.Memory
 	tokens      *ratelimit.Memory
 	registering *ratelimit.Memory
+	fetches     *ratelimit.Memory // client metadata documents fetched for an address (cimd.go)
 	cimd        *cimdCache
 	oidc        *oidcProvider // nil without OpenID Connect sign-in
 	metadata    []byte
@@ -211,6 +213,7 @@ func New(ctx context.Context, st *store.Store, o Options) (*Server, error) {
 	s.signIns = ratelimit.NewMemory(perMinute(o.SignInsPerMinute, 10), time.Minute, s.now)
 	s.tokens = ratelimit.NewMemory(perMinute(o.TokensPerMinute, 60), time.Minute, s.now)
 	s.registering = ratelimit.NewMemory(perMinute(o.RegistrationsPerHour, 10), time.Hour, s.now)
+	s.fetches = ratelimit.NewMemory(perMinute(o.MetadataFetchesPerMinute, 30), time.Minute, s.now)
 	s.cimd = newCIMDCache(o.MetadataClient, s.now)
 	if o.OIDC != nil {
 		if s.oidc, err = checkOIDC(o.OIDC); err != nil {
