@@ -33,13 +33,13 @@
 // BANANAQR_BIN=path runs an already built binary instead of building one (to run it against
 // another build, such as one without the authorization server, which must fail).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { buildBinary, check, CHROMIUM, failed, finish, privateTmp, requirePrerequisites, root, servers, stopServers } from './setup.mjs';
+import { buildBinary, check, CHROMIUM, failed, finish, privateTmp, requirePrerequisites, root, servers, startListening, stopServers } from './setup.mjs';
 
 const started = Date.now();
 const USER = 'anna';
@@ -75,34 +75,11 @@ function addUser(bin, db) {
 // --base-url the server's public origin is the listener's (localBaseURL). It joins setup.mjs's
 // servers, so that it is stopped on exit and its log shown on a failure.
 function startExpensesServer(bin, db, ...flags) {
-  const proc = spawn(bin, ['expenses', 'serve', '--addr', '127.0.0.1:0', '--db', db, '--write-limit', '0', '--log-format', 'json', ...flags],
-    { stdio: ['ignore', 'ignore', 'pipe'] });
-  const server = { proc, log: '' };
-  servers.push(server);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bananaqr expenses serve did not log that it listens within 10 s: ${server.log}`)), 10000);
-    let found = false;
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (chunk) => {
-      if (server.log.length < 200000) server.log += chunk; // drained either way, so the server never blocks
-      if (found) return;
-      const nl = server.log.indexOf('\n');
-      if (nl < 0) return;
-      found = true;
-      clearTimeout(timer);
-      try {
-        const line = JSON.parse(server.log.slice(0, nl));
-        if (line.msg !== 'listening' || line.endpoint !== `http://${line.addr}/mcp` || !/^127\.0\.0\.1:\d+$/.test(line.addr)) throw new Error('not a listening line');
-        resolve(line.endpoint);
-      } catch {
-        reject(new Error(`the server's first log line is not {"msg":"listening","addr":"127.0.0.1:…","endpoint":"http://127.0.0.1:…/mcp"}: ${server.log.slice(0, nl)}`));
-      }
+  return startListening(bin, ['expenses', 'serve', '--addr', '127.0.0.1:0', '--db', db, '--write-limit', '0', '--log-format', 'json', ...flags],
+    'bananaqr expenses serve', '{"msg":"listening","addr":"127.0.0.1:…","endpoint":"http://127.0.0.1:…/mcp"}', (line) => {
+      if (line.endpoint !== `http://${line.addr}/mcp`) throw new Error('no endpoint');
+      return line.endpoint;
     });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      if (!found) reject(new Error(`bananaqr expenses serve exited ${code}: ${server.log}`));
-    });
-  });
 }
 
 // The page, at / and at /callback: a module script with the SDK's bundle from its own origin,

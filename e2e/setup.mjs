@@ -66,11 +66,20 @@ export const servers = [];
 // startServer starts `bananaqr serve` with flags on a free loopback port and resolves to its base
 // URL, read from the first JSON log line ({"msg":"listening","addr":"127.0.0.1:NNNN"}).
 export function startServer(bin, ...flags) {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-format', 'json', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return startListening(bin, ['serve', '--addr', '127.0.0.1:0', '--log-format', 'json', ...flags], 'bananaqr serve',
+    '{"msg":"listening","addr":"127.0.0.1:…"}', (line) => `http://${line.addr}`);
+}
+
+// startListening runs bin with args, a server that logs JSON lines to standard error and first
+// {"msg":"listening","addr":"127.0.0.1:NNNN",…}, and resolves to urlOf(that line); urlOf throws
+// when the line lacks what the caller needs (form describes the line for the error). The server
+// joins servers, so that it is stopped on exit and its log shown when a test fails.
+export function startListening(bin, args, name, form, urlOf) {
+  const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const server = { proc, log: '' };
   servers.push(server);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bananaqr serve did not log that it listens within 10 s: ${server.log}`)), 10000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not log that it listens within 10 s: ${server.log}`)), 10000);
     let found = false;
     proc.stderr.setEncoding('utf8');
     proc.stderr.on('data', (chunk) => {
@@ -83,14 +92,14 @@ export function startServer(bin, ...flags) {
       try {
         const line = JSON.parse(server.log.slice(0, nl));
         if (line.msg !== 'listening' || !/^127\.0\.0\.1:\d+$/.test(line.addr)) throw new Error('not a listening line');
-        resolve(`http://${line.addr}`);
+        resolve(urlOf(line));
       } catch {
-        reject(new Error(`the server's first log line is not {"msg":"listening","addr":"127.0.0.1:…"}: ${server.log.slice(0, nl)}`));
+        reject(new Error(`${name}'s first log line is not ${form}: ${server.log.slice(0, nl)}`));
       }
     });
     proc.on('exit', (code) => {
       clearTimeout(timer);
-      if (!found) reject(new Error(`bananaqr serve exited ${code}: ${server.log}`));
+      if (!found) reject(new Error(`${name} exited ${code}: ${server.log}`));
     });
   });
 }

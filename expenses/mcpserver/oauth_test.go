@@ -25,13 +25,14 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/logtest"
 	"github.com/bananaqr/bananaqr/internal/must"
 )
 
 // oauthFixture is the expenses server with its authorization server, on a test HTTP server, a
 // user Anna with a password, and a clock the test moves.
 type oauthFixture struct {
-	log      *lockedBuffer // every line the server logged
+	log      *logtest.Buffer // every line the server logged
 	st       *store.Store
 	as       *oauth.Server
 	base     string // the issuer and the server's origin
@@ -44,7 +45,7 @@ const annaPassword = "correct horse battery staple"
 
 func newOAuthFixture(t *testing.T, st *store.Store, o oauth.Options) *oauthFixture {
 	t.Helper()
-	f := &oauthFixture{st: st, now: time.Now(), log: &lockedBuffer{}}
+	f := &oauthFixture{st: st, now: time.Now(), log: &logtest.Buffer{}}
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()
 	t.Cleanup(ts.Close)
@@ -68,24 +69,6 @@ func newOAuthFixture(t *testing.T, st *store.Store, o oauth.Options) *oauthFixtu
 	}
 	ts.Config.Handler = h
 	return f
-}
-
-// lockedBuffer is a log's output, written from the server's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func (f *oauthFixture) clock() time.Time {

@@ -134,16 +134,11 @@ const (
 // serveRegister registers a public client (RFC 7591 section 3): its redirect URIs checked, and
 // under RegistrationAllowlist each one allowed.
 func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	if d, _ := s.registering.Allow(r.Context(), clientAddress(r)); limited(w, d) {
+	if !acceptPost(w, r, s.registering, maxRegistrationBody) {
 		return
 	}
 	var req registration
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxRegistrationBody))
+	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(&req); err != nil {
 		writeError(w, "invalid_client_metadata", "the body is not a JSON client metadata object")
 		return

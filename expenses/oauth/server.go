@@ -387,6 +387,22 @@ func writeError(w http.ResponseWriter, code, description string) {
 	writeJSON(w, status, oauthError{code, description})
 }
 
+// acceptPost lets a request to an endpoint that takes POST only go on (true): of that method,
+// within limit for its address, its body cut at maxBody bytes; otherwise it answers it (405 or
+// 429) and returns false.
+func acceptPost(w http.ResponseWriter, r *http.Request, limit *ratelimit.Memory, maxBody int64) bool {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return false
+	}
+	if d, _ := limit.Allow(r.Context(), clientAddress(r)); limited(w, d) {
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	return true
+}
+
 // limited answers 429 with Retry-After when d refuses the request.
 func limited(w http.ResponseWriter, d ratelimit.Decision) bool {
 	if d.Allowed {

@@ -46,15 +46,9 @@ type tokenResponse struct {
 // serveToken is the token endpoint (RFC 6749 3.2): the authorization_code and refresh_token
 // grants, for public clients, which name themselves by client_id.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !acceptPost(w, r, s.tokens, 16<<10) {
 		return
 	}
-	if d, _ := s.tokens.Allow(r.Context(), clientAddress(r)); limited(w, d) {
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if err := r.ParseForm(); err != nil || len(r.PostForm) == 0 {
 		writeError(w, "invalid_request", "send the parameters as application/x-www-form-urlencoded")
 		return
@@ -199,15 +193,9 @@ func (s *Server) newTokens(family, clientID, userID, scope, resource string) (*t
 // serveRevoke is the revocation endpoint (RFC 7009 2): it revokes the token's whole grant when
 // the token was issued to the client that asks, and answers 200 whatever the token was (2.2).
 func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !acceptPost(w, r, s.tokens, 16<<10) {
 		return
 	}
-	if d, _ := s.tokens.Allow(r.Context(), clientAddress(r)); limited(w, d) {
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if err := r.ParseForm(); err != nil || r.PostForm.Get("token") == "" {
 		writeError(w, "invalid_request", "send token (and client_id) as application/x-www-form-urlencoded")
 		return
