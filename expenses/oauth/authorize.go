@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -393,9 +392,4 @@ func (s *Server) render(w http.ResponseWriter, status int, d pageData, redirectU
 func (s *Server) internalError(w http.ResponseWriter, r *http.Request, err error) {
 	s.log.ErrorContext(r.Context(), "authorization failed", "error", err.Error())
 	s.render(w, http.StatusServiceUnavailable, pageData{Error: "Something went wrong on this server; try again in a moment."}, "")
-}
-
-// retryAfter formats a Retry-After value: whole seconds, at least 1.
-func retryAfter(d time.Duration) string {
-	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }

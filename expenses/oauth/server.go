@@ -32,6 +32,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -408,7 +409,7 @@ func limited(w http.ResponseWriter, d ratelimit.Decision) bool {
 	if d.Allowed {
 		return false
 	}
-	w.Header().Set("Retry-After", fmt.Sprint(int(d.RetryAfter.Seconds()+0.999)))
+	w.Header().Set("Retry-After", retryAfter(d.RetryAfter))
 	writeError(w, "slow_down", "too many requests from this address; retry later")
 	return true
 }
@@ -429,4 +430,9 @@ func (s *Server) Housekeep(ctx context.Context, every time.Duration) {
 			}
 		}
 	}
+}
+
+// retryAfter formats a Retry-After value: whole seconds, at least 1.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
