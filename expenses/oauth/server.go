@@ -5,8 +5,9 @@
 //
 //   - authorization server metadata (RFC 8414) at /.well-known/oauth-authorization-server;
 //   - the authorization code grant with PKCE (RFC 7636, S256 only) at /authorize, where the
-//     person signs in with the password the operator set ("bananaqr expenses user password")
-//     and consents to the client, the scopes and the resource;
+//     person signs in with the password the operator set ("bananaqr expenses user password"),
+//     or, when configured, at an OpenID Connect provider (oidc.go), and consents to the client,
+//     the scopes and the resource;
 //   - the token endpoint at /token: authorization_code and refresh_token grants, refresh tokens
 //     rotated at each use, a reused one revoking its whole family (OAuth 2.1 section 4.3.1,
 //     RFC 9700 section 4.14.2), short-lived access tokens bound to the resource (RFC 8707);
