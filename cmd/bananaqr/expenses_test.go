@@ -282,6 +282,28 @@ func TestExpensesServeAuth(t *testing.T) {
 	}
 }
 
+// TestExpensesServeOAuthFlags: the authorization server's flags are checked before anything
+// starts (exit 2, naming what is wrong).
+func TestExpensesServeOAuthFlags(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--registration", "sometimes"}, "--registration"},
+		{[]string{"--access-token-ttl", "0s"}, "--access-token-ttl"},
+		{[]string{"--refresh-token-ttl", "-1h"}, "--refresh-token-ttl"},
+		{[]string{"--oidc-issuer", "https://id.example"}, "--oidc-client-id"},
+		{[]string{"--oidc-issuer", "https://id.example", "--oidc-client-id", "x"}, "--oidc-client-secret"},
+	} {
+		var stderr bytes.Buffer
+		getenv := func(k string) string { return map[string]string{"BANANAQR_EXPENSES_DB": db}[k] }
+		if code := expensesServe(context.Background(), c.args, getenv, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: exit %d %s", c.args, code, stderr.String())
+		}
+	}
+}
+
 // TestLocalBaseURL: without --base-url the origin is the listener's, localhost for every
 // interface.
 func TestLocalBaseURL(t *testing.T) {
