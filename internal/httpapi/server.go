@@ -22,6 +22,7 @@ import (
 
 	"github.com/bananaqr/bananaqr/internal/accesslog"
 	"github.com/bananaqr/bananaqr/internal/admission"
+	"github.com/bananaqr/bananaqr/internal/clientaddr"
 	"github.com/bananaqr/bananaqr/internal/ratelimit"
 	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
@@ -74,9 +75,8 @@ type Server struct {
 	routes  map[string]map[string]http.HandlerFunc
 	// limitValue is the RateLimit-Limit value of the configured budget, made once.
 	limitValue []string
-	// hopWarnedAt is when an unusable X-Forwarded-For hop was last logged (Unix nanoseconds),
-	// and hopWarnSkipped how many were not logged since (proxy.go).
-	hopWarnedAt, hopWarnSkipped atomic.Int64
+	// clients names the caller of a request, behind the trusted proxies (proxy.go).
+	clients *clientaddr.Resolver
 	// draining is set once the service drains before stopping: /readyz answers 503 (Drain).
 	draining atomic.Bool
 }
@@ -90,7 +90,8 @@ func New(cfg Config) *Server {
 		cfg.IPv6Prefix = 64
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, metrics: newMetrics(), access: cfg.AccessLog}
+	s := &Server{cfg: cfg, metrics: newMetrics(), access: cfg.AccessLog,
+		clients: clientaddr.New(cfg.TrustedProxies, cfg.IPv6Prefix, cfg.Logger)}
 	s.metrics.watchBackend(cfg.Limiter)
 	if s.access == nil {
 		s.access = accesslog.FromLogger(cfg.Logger)
