@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/bananaqr/bananaqr/expenses/service"
 	"github.com/bananaqr/bananaqr/expenses/store"
 	"github.com/bananaqr/bananaqr/internal/accesslog"
+	"github.com/bananaqr/bananaqr/internal/clientaddr"
 	"github.com/bananaqr/bananaqr/internal/graceful"
 	"github.com/bananaqr/bananaqr/internal/telemetry"
 )
@@ -312,7 +314,7 @@ func (f *expensesServeFlags) listen(metrics *ops.Metrics) (expensesServers, erro
 	if err != nil {
 		return nil, err
 	}
-	servers := expensesServers{{Listener: f.bound(tcp, nil)}}
+	servers := expensesServers{{Listener: f.bound(tcp, f.proxies)}}
 	if f.metricsAddr == "" {
 		return servers, nil
 	}
@@ -354,6 +356,8 @@ type expensesServeFlags struct {
 	redirectAllowlist     string
 	accessTTL, refreshTTL time.Duration
 	oidc                  oauth.OIDC
+	trustedProxies        string
+	proxies               []netip.Prefix // trustedProxies, parsed by parseArgs
 }
 
 // expensesEnvName returns the environment twin of an expenses flag: BANANAQR_EXPENSES_ and its
@@ -385,6 +389,7 @@ func newExpensesServeFlags(getenv func(string) string, stderr io.Writer) (*expen
 	f.StringVar(&f.redirectAllowlist, "redirect-allowlist", "", "comma-separated redirect `URIs` that clients may register under --registration allowlist")
 	f.DurationVar(&f.accessTTL, "access-token-ttl", oauth.DefaultAccessTTL, "how long an OAuth access token is valid")
 	f.DurationVar(&f.refreshTTL, "refresh-token-ttl", oauth.DefaultRefreshTTL, "how long an OAuth refresh token is valid (each use replaces it)")
+	f.StringVar(&f.trustedProxies, "trusted-proxies", "", "comma-separated `addresses` or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client for the authorization server's limits (and whose connections --max-conns-per-client does not count)")
 	f.StringVar(&f.oidc.Issuer, "oidc-issuer", "", "offer sign-in at this OpenID Connect provider (its issuer `URL`) beside passwords; its redirect URI for this server is <base URL>/oidc/callback")
 	f.StringVar(&f.oidc.ClientID, "oidc-client-id", "", "this server's client `ID` at the OpenID Connect provider")
 	f.StringVar(&f.oidc.ClientSecret, "oidc-client-secret", "", "this server's client `secret` at the OpenID Connect provider (set it by its variable rather than on the command line, which other users of the machine may see)")
@@ -429,6 +434,11 @@ func (f *expensesServeFlags) parseArgs(args []string, stderr io.Writer) (int, bo
 	if f.accessTTL <= 0 || f.refreshTTL <= 0 {
 		return usageError("--access-token-ttl and --refresh-token-ttl must be positive")
 	}
+	proxies, err := parsePrefixes(f.trustedProxies)
+	if err != nil {
+		return usageError("--trusted-proxies: %v", err)
+	}
+	f.proxies = proxies
 	if f.oidc.Issuer != "" && (f.oidc.ClientID == "" || f.oidc.ClientSecret == "") {
 		return usageError("--oidc-issuer needs --oidc-client-id and --oidc-client-secret (or BANANAQR_EXPENSES_OIDC_CLIENT_SECRET)")
 	}
@@ -460,7 +470,8 @@ func (f *expensesServeFlags) authorizationServer(ctx context.Context, st *store.
 		}
 	}
 	o := oauth.Options{Issuer: base, Resource: base + mcpserver.EndpointPath, Registration: policy,
-		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger}
+		AllowedRedirectURIs: allowed, AccessTTL: f.accessTTL, RefreshTTL: f.refreshTTL, Logger: logger,
+		ClientAddress: clientaddr.New(f.proxies, f.ipv6Prefix, logger).Key}
 	if f.oidc.Issuer != "" {
 		o.OIDC = &f.oidc
 	}

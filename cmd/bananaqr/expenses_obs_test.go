@@ -280,6 +280,7 @@ func TestExpensesFlagsEnv(t *testing.T) {
 		"access-token-ttl":   {"30m0s", "20m0s"}, "refresh-token-ttl": {"48h0m0s", "24h0m0s"},
 		"oidc-issuer": {"https://id-a.example", "https://id-b.example"}, "oidc-client-id": {"a", "b"},
 		"oidc-client-secret": {"sa", "sb"}, "oidc-username-claim": {"email", "sub"}, "oidc-name": {"A", "B"},
+		"trusted-proxies": {"10.0.0.0/8", "192.168.0.1"},
 	}
 	env := map[string]string{}
 	var args []string

@@ -166,7 +166,7 @@ func (s *Server) postAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.startOIDC(w, r, &a, granted)
 		return
 	}
-	if d, _ := s.signIns.Allow(r.Context(), clientAddress(r)); !d.Allowed {
+	if d, _ := s.signIns.Allow(r.Context(), s.client(r)); !d.Allowed {
 		w.Header().Set("Retry-After", retryAfter(d.RetryAfter))
 		s.renderForm(w, r, &a, q, "Too many sign-in attempts from your network; wait a minute and try again.", http.StatusTooManyRequests)
 		return

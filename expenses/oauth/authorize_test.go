@@ -2,13 +2,16 @@ package oauth
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bananaqr/bananaqr/expenses/password"
 	"github.com/bananaqr/bananaqr/expenses/store/storetest"
+	"github.com/bananaqr/bananaqr/internal/clientaddr"
 )
 
 // TestSignInBound: at most maxHashing passwords are checked at once (each Argon2id check takes
@@ -70,5 +73,32 @@ func TestFormKeyShared(t *testing.T) {
 	other.state = "t"
 	if a.formToken("cookie", req) == a.formToken("cookie", &other) || a.formToken("cookie", req) == a.formToken("cookie2", req) {
 		t.Error("the form token does not depend on the request and the cookie")
+	}
+}
+
+// TestLimitsBehindProxy: behind a trusted proxy each client it names has a budget of its own;
+// without ClientAddress every client of the proxy would share the proxy's.
+func TestLimitsBehindProxy(t *testing.T) {
+	st := storetest.Open(t, storetest.SQLitePath(t))
+	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	s, err := New(context.Background(), st, Options{Issuer: "https://expenses.example", Resource: "https://expenses.example/mcp",
+		TokensPerMinute: 1, ClientAddress: clientaddr.New(proxies, 0, nil).Key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	s.Register(mux)
+	token := func(forwardedFor string) int {
+		r := httptest.NewRequest(http.MethodPost, "/token", strings.NewReader("grant_type=refresh_token&refresh_token=x&client_id=y"))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.RemoteAddr = "127.0.0.1:4000"
+		r.Header.Set("X-Forwarded-For", forwardedFor)
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		return w.Code
+	}
+	if a, again, b := token("203.0.113.1"), token("203.0.113.1"), token("203.0.113.2"); a != http.StatusBadRequest ||
+		again != http.StatusTooManyRequests || b != http.StatusBadRequest {
+		t.Errorf("first client %d then %d, second client %d; want 400, 429, 400", a, again, b)
 	}
 }

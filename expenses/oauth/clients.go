@@ -36,7 +36,7 @@ func (s *Server) lookupClient(r *http.Request, id string) (client, error) {
 	}
 	if isMetadataClientID(id) {
 		return s.cimd.lookup(ctx, id, func() bool {
-			d, _ := s.fetches.Allow(ctx, clientAddress(r))
+			d, _ := s.fetches.Allow(ctx, s.client(r))
 			return d.Allowed
 		})
 	}
@@ -134,7 +134,7 @@ const (
 // serveRegister registers a public client (RFC 7591 section 3): its redirect URIs checked, and
 // under RegistrationAllowlist each one allowed.
 func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
-	if !acceptPost(w, r, s.registering, maxRegistrationBody) {
+	if !s.acceptPost(w, r, s.registering, maxRegistrationBody) {
 		return
 	}
 	var req registration

@@ -120,6 +120,10 @@ type Options struct {
 	// AccessTTL and RefreshTTL are the tokens' lifetimes (defaults DefaultAccessTTL and
 	// DefaultRefreshTTL).
 	AccessTTL, RefreshTTL time.Duration
+	// ClientAddress names the client a request counts against for the limits below: behind
+	// trusted reverse proxies, the client they name (clientaddr.Resolver.Key); the connection's
+	// address when nil.
+	ClientAddress func(*http.Request) string
 	// SignInsPerMinute, TokensPerMinute, RegistrationsPerHour and MetadataFetchesPerMinute
 	// (client metadata documents not kept, fetched for an authorization request) limit each
 	// client address (defaults 10, 60, 10 and 30).
@@ -153,6 +157,7 @@ type Server struct {
 	registering *ratelimit.Memory
 	fetches     *ratelimit.Memory // client metadata documents fetched for an address (cimd.go)
 	cimd        *cimdCache
+	client      func(*http.Request) string // the client of a request, for the limits
 	oidc        *oidcProvider // nil without OpenID Connect sign-in
 	metadata    []byte
 	// hashing holds a place for each password being checked: an Argon2id check takes about
@@ -193,6 +198,9 @@ func New(ctx context.Context, st *store.Store, o Options) (*Server, error) {
 		hashWait: hashWait}
 	if s.formKey, err = st.ServerKey(ctx, "oauth-form", 32); err != nil {
 		return nil, err
+	}
+	if s.client = o.ClientAddress; s.client == nil {
+		s.client = connectionAddress
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = DefaultAccessTTL
@@ -344,8 +352,9 @@ const (
 // opposed to a static token of "bananaqr expenses token").
 func IsAccessToken(token string) bool { return strings.HasPrefix(token, prefixAccess) }
 
-// clientAddress is the address rate limits count a request against: the connection's host.
-func clientAddress(r *http.Request) string {
+// connectionAddress is the address rate limits count a request against unless
+// Options.ClientAddress says otherwise: the connection's host.
+func connectionAddress(r *http.Request) string {
 	host := r.RemoteAddr
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
 		host = host[:i]
@@ -392,13 +401,13 @@ func writeError(w http.ResponseWriter, code, description string) {
 // acceptPost lets a request to an endpoint that takes POST only go on (true): of that method,
 // within limit for its address, its body cut at maxBody bytes; otherwise it answers it (405 or
 // 429) and returns false.
-func acceptPost(w http.ResponseWriter, r *http.Request, limit *ratelimit.Memory, maxBody int64) bool {
+func (s *Server) acceptPost(w http.ResponseWriter, r *http.Request, limit *ratelimit.Memory, maxBody int64) bool {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return false
 	}
-	if d, _ := limit.Allow(r.Context(), clientAddress(r)); limited(w, d) {
+	if d, _ := limit.Allow(r.Context(), s.client(r)); limited(w, d) {
 		return false
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)

@@ -46,7 +46,7 @@ type tokenResponse struct {
 // serveToken is the token endpoint (RFC 6749 3.2): the authorization_code and refresh_token
 // grants, for public clients, which name themselves by client_id.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	if !acceptPost(w, r, s.tokens, 16<<10) {
+	if !s.acceptPost(w, r, s.tokens, 16<<10) {
 		return
 	}
 	if err := r.ParseForm(); err != nil || len(r.PostForm) == 0 {
@@ -193,7 +193,7 @@ func (s *Server) newTokens(family, clientID, userID, scope, resource string) (*t
 // serveRevoke is the revocation endpoint (RFC 7009 2): it revokes the token's whole grant when
 // the token was issued to the client that asks, and answers 200 whatever the token was (2.2).
 func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
-	if !acceptPost(w, r, s.tokens, 16<<10) {
+	if !s.acceptPost(w, r, s.tokens, 16<<10) {
 		return
 	}
 	if err := r.ParseForm(); err != nil || r.PostForm.Get("token") == "" {
