@@ -158,7 +158,7 @@ type Server struct {
 	fetches     *ratelimit.Memory // client metadata documents fetched for an address (cimd.go)
 	cimd        *cimdCache
 	client      func(*http.Request) string // the client of a request, for the limits
-	oidc        *oidcProvider // nil without OpenID Connect sign-in
+	oidc        *oidcProvider              // nil without OpenID Connect sign-in
 	metadata    []byte
 	// hashing holds a place for each password being checked: an Argon2id check takes about
 	// 19 MiB (package password), so at most maxHashing run at once, whatever the traffic.
